@@ -1,0 +1,84 @@
+import { Construct } from 'constructs';
+import { validateDns1123Subdomain, validateLabelValue, validateProps, validateQualifiedName } from './validate-props';
+
+/**
+ * Props for {@link LabeledNodePolicy}.
+ */
+export interface LabeledNodePolicyProps {
+  /**
+   * The node label key that makes a node eligible, a Kubernetes qualified name
+   * such as `practice-tier` or `node-role.example.com/agents`.
+   */
+  readonly key: string;
+
+  /**
+   * The value the label must have; may be empty.
+   */
+  readonly value: string;
+}
+
+/**
+ * The eligibility rule "nodes labelled `key=value`" for node agents.
+ *
+ * A policy adds no API object of its own: DaemonSets that use it render it as
+ * their pod `nodeSelector`. One policy can serve several DaemonSets, in this
+ * chart or in others, so that they all land on the same nodes.
+ *
+ * @example
+ * const policy = new LabeledNodePolicy(chart, 'Policy', { key: 'practice-tier', value: 'operations' });
+ * policy.labelCommand('node-1'); // 'kubectl label node node-1 practice-tier=operations'
+ */
+export class LabeledNodePolicy extends Construct {
+  /** The node label key. */
+  public readonly key: string;
+
+  /** The node label value. */
+  public readonly value: string;
+
+  constructor(scope: Construct, id: string, props: LabeledNodePolicyProps) {
+    super(scope, id);
+    validateProps(this, () => {
+      validateQualifiedName('key', props.key);
+      validateLabelValue('value', props.value);
+    });
+    this.key = props.key;
+    this.value = props.value;
+  }
+
+  /**
+   * The pod `nodeSelector` that expresses this policy: `{ [key]: value }`.
+   * A fresh object on each call, so callers cannot change the policy.
+   */
+  public get nodeSelector(): Record<string, string> {
+    return { [this.key]: this.value };
+  }
+
+  /**
+   * Whether a node with these labels is eligible: it carries the key with
+   * exactly this value.
+   */
+  public matches(nodeLabels: Record<string, string>): boolean {
+    return Object.prototype.hasOwnProperty.call(nodeLabels, this.key) && nodeLabels[this.key] === this.value;
+  }
+
+  /**
+   * The command that makes a node eligible: `kubectl label node NODE key=value`.
+   *
+   * @param nodeName the node's name, a DNS-1123 subdomain (checked, because the result is meant for a shell)
+   */
+  public labelCommand(nodeName: string): string {
+    validateDns1123Subdomain('nodeName', nodeName);
+    return `kubectl label node ${nodeName} ${this.key}=${this.value}`;
+  }
+
+  /**
+   * The command that makes a node ineligible again: `kubectl label node NODE key-`.
+   *
+   * @param nodeName the node's name, a DNS-1123 subdomain (checked, because the result is meant for a shell)
+   */
+  public unlabelCommand(nodeName: string): string {
+    validateDns1123Subdomain('nodeName', nodeName);
+    return `kubectl label node ${nodeName} ${this.key}-`;
+  }
+}
+

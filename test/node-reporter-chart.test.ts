@@ -1,0 +1,80 @@
+import { Testing } from 'cdk8s';
+import { NodeReporterChart } from '../lib';
+import { only, synth, synthYaml } from './util';
+
+describe.each(['v1', 'v2'])('NodeReporterChart %s', (version) => {
+  // GIVEN the deployable variant, as main.ts builds it
+  const chart = () => new NodeReporterChart(Testing.app(), `node-reporter-${version}`, { version });
+
+  test('synthesizes the reviewed manifest', () => {
+    expect(synthYaml(chart())).toMatchSnapshot();
+  });
+
+  test('puts the Namespace first, restricted, without a namespace of its own', () => {
+    // WHEN
+    const manifests = synth(chart());
+
+    // THEN
+    expect(manifests.map((m) => m.kind)).toEqual(['Namespace', 'DaemonSet']);
+    const ns = manifests[0];
+    expect(ns.metadata.name).toBe('practice-daemon');
+    expect(ns.metadata.labels['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    expect(ns.metadata).not.toHaveProperty('namespace');
+  });
+
+  test('runs the DaemonSet node-reporter in practice-daemon on nodes labelled practice-tier=operations', () => {
+    const ds = only(synth(chart()), 'DaemonSet');
+    expect(ds.apiVersion).toBe('apps/v1');
+    expect(ds.metadata.name).toBe('node-reporter');
+    expect(ds.metadata.namespace).toBe('practice-daemon');
+    expect(ds.spec.template.spec.nodeSelector).toEqual({ 'practice-tier': 'operations' });
+    expect(ds.spec.template.spec).not.toHaveProperty('affinity');
+  });
+
+  test(`reports version=${version} with the node name from the Downward API`, () => {
+    const [container] = only(synth(chart()), 'DaemonSet').spec.template.spec.containers;
+    expect(container.command).toEqual(['sh', '-c', `while true; do echo node=\${NODE_NAME} version=${version}; sleep 15; done`]);
+    expect(container.env).toEqual([{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }]);
+  });
+
+  test('records the version as the change-cause that rollout history shows', () => {
+    const ds = only(synth(chart()), 'DaemonSet');
+    expect(ds.metadata.annotations['kubernetes.io/change-cause']).toBe(`node-reporter ${version}`);
+  });
+});
+
+describe('NodeReporterChart variants', () => {
+  test('v2 differs from v1 only where the version string stands', () => {
+    // GIVEN
+    const v1 = synthYaml(new NodeReporterChart(Testing.app(), 'node-reporter-v1', { version: 'v1' }));
+    const v2 = synthYaml(new NodeReporterChart(Testing.app(), 'node-reporter-v2', { version: 'v2' }));
+
+    // THEN
+    expect(v1).not.toEqual(v2);
+    expect(v2.replace(/\bv2\b/g, 'v1')).toEqual(v1);
+  });
+
+  test('synthesizes byte-identical YAML every time', () => {
+    const once = synthYaml(new NodeReporterChart(Testing.app(), 'node-reporter-v1', { version: 'v1' }));
+    const twice = synthYaml(new NodeReporterChart(Testing.app(), 'node-reporter-v1', { version: 'v1' }));
+    expect(twice).toBe(once);
+  });
+
+  test('deploys into another namespace and policy when asked', () => {
+    // WHEN
+    const manifests = synth(new NodeReporterChart(Testing.app(), 'c', {
+      version: 'v9', namespace: 'monitoring', policyKey: 'node-role.example.com/agents', policyValue: 'true',
+    }));
+
+    // THEN
+    expect(only(manifests, 'Namespace').metadata.name).toBe('monitoring');
+    const ds = only(manifests, 'DaemonSet');
+    expect(ds.metadata.namespace).toBe('monitoring');
+    expect(ds.spec.template.spec.nodeSelector).toEqual({ 'node-role.example.com/agents': 'true' });
+  });
+
+  test('throws when the namespace is not a DNS-1123 label', () => {
+    expect(() => new NodeReporterChart(Testing.app(), 'c', { version: 'v1', namespace: 'Practice_Daemon' }))
+      .toThrow(/^c: 'namespace' must be a DNS-1123 label .* but got "Practice_Daemon"$/);
+  });
+});
