@@ -14,8 +14,8 @@ process.chdir(root);
 const cdk8s = path.join(root, 'node_modules', '.bin', 'cdk8s');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'node-reporter-bench-'));
 
-function synthWith(app: string | undefined, out: string): () => number {
-  const args = ['synth', '--no-check-upgrade', '-o', path.join(scratch, out)];
+function synthWith(app: string | undefined, out: string, extra: string[] = []): () => number {
+  const args = ['synth', '--no-check-upgrade', '-o', path.join(scratch, out), ...extra];
   return () => timeCommand(cdk8s, app ? [...args, '--app', app] : args);
 }
 
@@ -33,6 +33,19 @@ function synthSection(): string[][] {
   ];
 }
 
+function checksSection(): string[][] {
+  // The manifest checks (cdk8s.yaml `validations:`) against the same synth without them.
+  const t = sideBySide({
+    checked: synthWith(undefined, 'checked'),
+    unchecked: synthWith(undefined, 'unchecked', ['--no-validate']),
+  }, ROUNDS);
+  return [
+    ['cdk8s synth with the manifest checks', `${(t.checked / 1000).toFixed(2)} s`, ''],
+    ['cdk8s synth --no-validate', `${(t.unchecked / 1000).toFixed(2)} s`, ''],
+    ['checks overhead (goal <= 30%)', `${(100 * (t.checked / t.unchecked - 1)).toFixed(0)}%`, ''],
+  ];
+}
+
 function testSection(): string[][] {
   const t = sideBySide({
     jest: () => timeCommand(path.join(root, 'node_modules', '.bin', 'jest'), ['--silent']),
@@ -46,5 +59,5 @@ function testSection(): string[][] {
 
 console.log(`machine: ${machine()}`);
 console.log(`rounds: ${ROUNDS} (median, interleaved, after one warm-up each)\n`);
-printTable(['benchmark', 'figure', 'note'], [...synthSection(), ...testSection()]);
+printTable(['benchmark', 'figure', 'note'], [...synthSection(), ...checksSection(), ...testSection()]);
 fs.rmSync(scratch, { recursive: true, force: true });

@@ -1,0 +1,117 @@
+/**
+ * Manifest checks for any synthesized YAML, this project's or a consumer's:
+ * strict schema, Pod Security "restricted" (v1.28), workload and metadata
+ * rules. They judge manifests, not constructs, so they import none.
+ *
+ * An object waives one rule on purpose with the annotation
+ * `checks.node-reporter.dev/waive-<rule id>: <reason>`; its findings for that
+ * rule are then reported as waived, with the reason, and do not fail.
+ */
+import * as fs from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import { Finding, KubeObject, Problem } from './finding';
+import { checkMetadata } from './metadata';
+import { checkPodSecurity } from './pod-security';
+import { podTemplateOf } from './pod-templates';
+import { Rule, RULES, Severity, WAIVER_PREFIX } from './rules';
+import { checkSchema } from './schema';
+import { checkWorkload } from './workload';
+
+export { Finding, KubeObject } from './finding';
+export { Rule, RULES, Severity, WAIVER_PREFIX } from './rules';
+export { NodeAgentChecks } from './validation-plugin';
+
+const RULES_BY_ID = new Map<string, Rule>(Object.values(RULES).map((r) => [r.id, r]));
+
+function describe(obj: KubeObject): string {
+  const kind = typeof obj?.kind === 'string' ? obj.kind : '(no kind)';
+  const name = typeof obj?.metadata?.name === 'string' ? obj.metadata.name : '(no name)';
+  return `${kind}/${name}`;
+}
+
+/** The object's waivers by rule id, and the problems with the waivers themselves. */
+function waiversOf(obj: KubeObject): { waivers: Map<string, string>; problems: Problem[] } {
+  const waivers = new Map<string, string>();
+  const problems: Problem[] = [];
+  for (const [key, reason] of Object.entries<unknown>(obj?.metadata?.annotations ?? {})) {
+    if (!key.startsWith(WAIVER_PREFIX)) {
+      continue;
+    }
+    const id = key.slice(WAIVER_PREFIX.length);
+    const path = `metadata.annotations["${key}"]`;
+    if (!RULES_BY_ID.has(id) || id === RULES.waiver.id) {
+      problems.push({ rule: RULES.waiver, path, message: `waives ${JSON.stringify(id)}, which is no rule; rules: ${[...RULES_BY_ID.keys()].filter((r) => r !== RULES.waiver.id).join(', ')}` });
+    } else if (typeof reason !== 'string' || reason.trim() === '') {
+      problems.push({ rule: RULES.waiver, path, message: `waives ${JSON.stringify(id)} without a reason` });
+    } else {
+      waivers.set(id, reason.trim());
+    }
+  }
+  return { waivers, problems };
+}
+
+/** Every finding for one parsed object. */
+export function checkObject(obj: KubeObject, file?: string): Finding[] {
+  const object = describe(obj);
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
+    return [{ rule: RULES.schema, severity: Severity.ERROR, file, object, path: '(document)', message: 'is not a Kubernetes object (a YAML mapping)' }];
+  }
+  const pod = podTemplateOf(obj);
+  const { waivers, problems: waiverProblems } = waiversOf(obj);
+  const problems = [
+    ...checkSchema(obj),
+    ...checkMetadata(obj),
+    ...(pod ? checkPodSecurity(pod) : []),
+    ...checkWorkload(obj, pod),
+  ];
+  return [
+    ...waiverProblems.map((p) => ({ ...p, severity: p.rule.severity, file, object })),
+    ...problems.map((p) => ({ ...p, severity: p.rule.severity, file, object, waived: waivers.get(p.rule.id) })),
+  ];
+}
+
+/** Every finding for a multi-document YAML text; duplicate keys and syntax errors are findings too. */
+export function checkYaml(text: string, file?: string): Finding[] {
+  const findings: Finding[] = [];
+  parseAllDocuments(text).forEach((doc, i) => {
+    const syntax = [...doc.errors, ...doc.warnings];
+    if (doc.errors.length > 0) {
+      findings.push(...syntax.map((e) => ({
+        rule: RULES.yamlSyntax, severity: Severity.ERROR, file, object: `document ${i + 1}`,
+        path: `line ${e.linePos?.[0].line ?? '?'}`, message: e.message.split('\n')[0],
+      })));
+      return;
+    }
+    const obj = doc.toJS();
+    if (obj !== null && obj !== undefined) {
+      findings.push(...checkObject(obj, file));
+    }
+  });
+  return findings;
+}
+
+/** Every finding for some manifest files. */
+export function checkFiles(files: readonly string[]): Finding[] {
+  return files.flatMap((file) => checkYaml(fs.readFileSync(file, 'utf-8'), file));
+}
+
+/** Whether a finding fails synth: an error that is not waived. */
+export function isBlocking(finding: Finding): boolean {
+  return finding.severity === Severity.ERROR && finding.waived === undefined;
+}
+
+/** A finding as two lines a person can act on: where and what, then the rule and the fix. */
+export function formatFinding(f: Finding): string {
+  const status = f.waived !== undefined ? `waived ${f.severity}` : f.severity;
+  const where = [f.file, f.object, f.path].filter((x) => x !== undefined).join(': ');
+  const waived = f.waived !== undefined ? `\n    waived: ${f.waived}` : '';
+  return `${where}: ${status} [${f.rule.id}] ${f.message}\n    rule: ${f.rule.citation}\n    fix: ${f.rule.fix}${waived}`;
+}
+
+/** The findings as a report, with a closing count. */
+export function formatReport(findings: readonly Finding[]): string {
+  const errors = findings.filter(isBlocking).length;
+  const waived = findings.filter((f) => f.waived !== undefined).length;
+  const warnings = findings.length - errors - waived;
+  return [...findings.map(formatFinding), `${errors} error(s), ${warnings} warning(s), ${waived} waived`].join('\n');
+}

@@ -1,0 +1,71 @@
+import { join, KubeObject } from './finding';
+
+/** A pod spec inside an object, with where it sits. */
+export interface PodTemplate {
+  /** The path of the pod's metadata (`spec.template.metadata`, or `metadata` for a Pod). */
+  readonly metadataPath: string;
+  /** The pod's metadata. */
+  readonly metadata: KubeObject;
+  /** The path of the pod spec. */
+  readonly specPath: string;
+  /** The pod spec. */
+  readonly spec: KubeObject;
+}
+
+/** A container of a pod spec, of any of the three kinds, with its path. */
+export interface ContainerAt {
+  /** The container. */
+  readonly container: KubeObject;
+  /** Its path, e.g. `spec.template.spec.initContainers[0]`. */
+  readonly path: string;
+}
+
+/** Kinds whose pod template is at spec.template. */
+const TEMPLATE_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Job']);
+
+function isObject(value: unknown): value is KubeObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The pod template of a workload object, if it has one (Pod, DaemonSet, Deployment, StatefulSet, ReplicaSet, Job, CronJob, PodTemplate). */
+export function podTemplateOf(obj: KubeObject): PodTemplate | undefined {
+  let at: string[];
+  if (obj.kind === 'Pod') {
+    return isObject(obj.spec) ? { metadataPath: 'metadata', metadata: isObject(obj.metadata) ? obj.metadata : {}, specPath: 'spec', spec: obj.spec } : undefined;
+  } else if (TEMPLATE_KINDS.has(obj.kind)) {
+    at = ['spec', 'template'];
+  } else if (obj.kind === 'CronJob') {
+    at = ['spec', 'jobTemplate', 'spec', 'template'];
+  } else if (obj.kind === 'PodTemplate') {
+    at = ['template'];
+  } else {
+    return undefined;
+  }
+  const template = at.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), obj);
+  if (!isObject(template) || !isObject(template.spec)) {
+    return undefined;
+  }
+  const base = join('', ...at);
+  return {
+    metadataPath: join(base, 'metadata'),
+    metadata: isObject(template.metadata) ? template.metadata : {},
+    specPath: join(base, 'spec'),
+    spec: template.spec,
+  };
+}
+
+/** Every container of a pod spec: containers, initContainers and ephemeralContainers. */
+export function containersOf(pod: PodTemplate): ContainerAt[] {
+  const result: ContainerAt[] = [];
+  for (const field of ['containers', 'initContainers', 'ephemeralContainers']) {
+    const list = pod.spec[field];
+    if (Array.isArray(list)) {
+      list.forEach((container, i) => {
+        if (isObject(container)) {
+          result.push({ container, path: join(pod.specPath, field, i) });
+        }
+      });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,73 @@
+/**
+ * The cdk8s validation plugin: `cdk8s synth` runs it on every manifest it
+ * writes when cdk8s.yaml lists it under `validations:`.
+ */
+import { Finding } from './finding';
+
+/** The part of cdk8s-cli's ValidationContext this plugin uses. */
+export interface ValidationContextLike {
+  /** The synthesized manifest files. */
+  readonly manifests: readonly string[];
+  /** The report that cdk8s prints, and whose status decides synth's exit code. */
+  readonly report: {
+    addViolation(violation: {
+      ruleName: string;
+      recommendation: string;
+      fix: string;
+      violatingResources: Array<{ resourceName: string; locations: string[]; manifestPath: string }>;
+    }): void;
+    submit(status: 'success' | 'failure', metadata?: Record<string, string>): void;
+  };
+}
+
+/** Options of {@link NodeAgentChecks}, from `properties:` in cdk8s.yaml. */
+export interface NodeAgentChecksProps {
+  /**
+   * Whether warnings fail synth too.
+   * @default false
+   */
+  readonly warningsAsErrors?: boolean;
+}
+
+/**
+ * Schema, Pod Security "restricted" (v1.28), workload and metadata checks as a
+ * cdk8s validation plugin. Errors make `cdk8s synth` exit non-zero; warnings
+ * and waived findings are reported.
+ */
+export class NodeAgentChecks {
+  private readonly warningsAsErrors: boolean;
+
+  constructor(props: NodeAgentChecksProps = {}) {
+    this.warningsAsErrors = props.warningsAsErrors ?? false;
+  }
+
+  /** Checks the synthesized manifests and fills the report. */
+  public async validate(context: ValidationContextLike): Promise<void> {
+    // Loaded here, not at the top, so that cdk8s can construct the plugin cheaply.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { checkFiles, isBlocking } = require('./index') as typeof import('./index');
+    const findings = checkFiles(context.manifests);
+    const byRule = new Map<string, Finding[]>();
+    for (const f of findings) {
+      const status = f.waived !== undefined ? 'waived' : f.severity;
+      const key = `${status} [${f.rule.id}] ${f.rule.citation}`;
+      byRule.set(key, [...(byRule.get(key) ?? []), f]);
+    }
+    for (const [ruleName, list] of byRule) {
+      const waived = list[0].waived !== undefined;
+      context.report.addViolation({
+        ruleName,
+        recommendation: list.map((f) => `${f.object} ${f.path}: ${f.message}${waived ? ` (waived: ${f.waived})` : ''}`).join('; '),
+        fix: list[0].rule.fix,
+        violatingResources: list.map((f) => ({ resourceName: f.object, locations: [`${f.path}: ${f.message}`], manifestPath: f.file ?? '' })),
+      });
+    }
+    const failed = findings.some((f) => isBlocking(f) || (this.warningsAsErrors && f.waived === undefined));
+    const count = (pred: (f: Finding) => boolean) => String(findings.filter(pred).length);
+    context.report.submit(failed ? 'failure' : 'success', {
+      errors: count(isBlocking),
+      warnings: count((f) => !isBlocking(f) && f.waived === undefined),
+      waived: count((f) => f.waived !== undefined),
+    });
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Workload rules beyond Pod Security: a selector that selects the pods, a uid
+ * for runAsNonRoot, resources, pinned images.
+ */
+import { join, KubeObject, Problem, show } from './finding';
+import { containersOf, PodTemplate } from './pod-templates';
+import { RULES } from './rules';
+
+/** Kinds whose selector is required and must select the pod template. */
+const SELECTOR_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'ReplicaSet']);
+
+/** Whether a label selector (matchLabels and matchExpressions) selects these labels. */
+export function selectorMatches(selector: KubeObject, labels: Record<string, string>): boolean {
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (labels[key] !== value) {
+      return false;
+    }
+  }
+  for (const expression of selector.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(labels, expression.key);
+    const values: string[] = expression.values ?? [];
+    switch (expression.operator) {
+      case 'In': if (!has || !values.includes(labels[expression.key])) return false; break;
+      case 'NotIn': if (has && values.includes(labels[expression.key])) return false; break;
+      case 'Exists': if (!has) return false; break;
+      case 'DoesNotExist': if (has) return false; break;
+      default: return false;
+    }
+  }
+  return true;
+}
+
+function checkSelector(obj: KubeObject, pod: PodTemplate): Problem[] {
+  if (!SELECTOR_KINDS.has(obj.kind)) {
+    return [];
+  }
+  const selector = obj.spec?.selector;
+  const empty = !selector || (Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0);
+  if (empty) {
+    return [{ rule: RULES.selector, path: 'spec.selector', message: `the selector is empty (${show(selector ?? null)}): it would select every pod in the namespace, and the API server refuses it` }];
+  }
+  const labels = pod.metadata.labels ?? {};
+  if (!selectorMatches(selector, labels)) {
+    return [{ rule: RULES.selector, path: 'spec.selector', message: `the selector ${show(selector)} does not select the pod template labels ${show(labels)}` }];
+  }
+  return [];
+}
+
+function checkContainers(pod: PodTemplate): Problem[] {
+  const problems: Problem[] = [];
+  const podContext = pod.spec.securityContext ?? {};
+  for (const c of containersOf(pod)) {
+    const context = c.container.securityContext ?? {};
+    const name = c.container.name ? `container "${c.container.name}"` : 'container';
+    const nonRoot = context.runAsNonRoot ?? podContext.runAsNonRoot;
+    const uid = context.runAsUser ?? podContext.runAsUser;
+    if (nonRoot === true && uid === undefined) {
+      problems.push({ rule: RULES.nonRootWithoutUid, path: join(c.path, 'securityContext', 'runAsUser'), message: `${name} sets runAsNonRoot without runAsUser; the kubelet refuses to start an image whose user is root` });
+    }
+    if (c.path.includes('ephemeralContainers')) {
+      continue; // ephemeral containers take no resources
+    }
+    const missing = [['requests', 'cpu'], ['requests', 'memory'], ['limits', 'memory']]
+      .filter(([kind, resource]) => c.container.resources?.[kind]?.[resource] === undefined)
+      .map(([kind, resource]) => `${kind}.${resource}`);
+    if (missing.length > 0) {
+      problems.push({ rule: RULES.resources, path: join(c.path, 'resources'), message: `${name} has no ${missing.join(', ')}` });
+    }
+    const image = c.container.image;
+    if (typeof image === 'string' && !image.includes('@')) {
+      const tag = /:([^/:]+)$/.exec(image)?.[1];
+      if (tag === undefined || tag === 'latest') {
+        problems.push({ rule: RULES.imageTag, path: join(c.path, 'image'), message: `${name} uses ${show(image)}, ${tag === undefined ? 'without a tag' : 'tagged :latest'}` });
+      }
+    }
+  }
+  return problems;
+}
+
+/** The workload rules for one object. */
+export function checkWorkload(obj: KubeObject, pod: PodTemplate | undefined): Problem[] {
+  if (!pod) {
+    return [];
+  }
+  return [...checkSelector(obj, pod), ...checkContainers(pod)];
+}

@@ -1,0 +1,190 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { checkFiles, checkObject, checkYaml, Finding, formatReport, isBlocking, KubeObject, Severity, WAIVER_PREFIX } from '../../lib/checks';
+import { cleanDaemonSet, podOf } from './baseline';
+
+/** The findings of an object, as `rule path` lines, for exact comparison. */
+function found(obj: KubeObject): string[] {
+  return checkObject(obj).map((f) => `${f.rule.id} ${f.path}`);
+}
+
+function broken(change: (ds: KubeObject, pod: KubeObject, container: KubeObject) => void): KubeObject {
+  const ds = cleanDaemonSet();
+  change(ds, podOf(ds), podOf(ds).containers[0]);
+  return ds;
+}
+
+const C = 'spec.template.spec.containers[0]';
+
+describe('manifest checks: the baseline', () => {
+  test('a restricted, well-formed DaemonSet has no finding', () => {
+    expect(checkObject(cleanDaemonSet())).toEqual([]);
+  });
+
+  test("the project's own dist/ passes with no findings", () => {
+    const dist = path.join(__dirname, '..', '..', 'dist');
+    const files = fs.readdirSync(dist).filter((f) => f.endsWith('.k8s.yaml')).map((f) => path.join(dist, f));
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    expect(checkFiles(files)).toEqual([]);
+  });
+});
+
+describe('manifest checks: each rule, broken alone', () => {
+  test.each<[string, (ds: KubeObject, pod: KubeObject, c: KubeObject) => void, string[]]>([
+    // schema, strict
+    ['a misspelt field', (_, pod) => { pod.nodeSelektor = { tier: 'a' }; }, ['schema spec.template.spec.nodeSelektor']],
+    ['an unknown field deep in a container', (_, __, c) => { c.securityContext.runAsRoot = false; }, [`schema ${C}.securityContext.runAsRoot`]],
+    ['a quantity like 32MB', (_, __, c) => { c.resources.limits.memory = '32MB'; }, [`schema ${C}.resources.limits.memory`]],
+    ['a string where an integer belongs', (ds) => { ds.spec.minReadySeconds = '5'; }, ['schema spec.minReadySeconds']],
+    ['a missing required field', (_, __, c) => { delete c.name; }, [`schema ${C}.name`]],
+    ['an enum value that does not exist', (_, __, c) => { c.imagePullPolicy = 'Sometimes'; }, [`schema ${C}.imagePullPolicy`]],
+    // Pod Security restricted
+    ['hostNetwork', (_, pod) => { pod.hostNetwork = true; }, ['pss-host-namespaces spec.template.spec.hostNetwork']],
+    ['hostPID and hostIPC', (_, pod) => { pod.hostPID = true; pod.hostIPC = true; }, ['pss-host-namespaces spec.template.spec.hostPID', 'pss-host-namespaces spec.template.spec.hostIPC']],
+    ['a Windows host process', (_, pod) => { pod.securityContext.windowsOptions = { hostProcess: true }; }, ['pss-host-process spec.template.spec.securityContext.windowsOptions.hostProcess']],
+    ['a privileged container', (_, __, c) => { c.securityContext.privileged = true; }, [`pss-privileged ${C}.securityContext.privileged`]],
+    ['an added capability', (_, __, c) => { c.securityContext.capabilities.add = ['SYS_ADMIN', 'NET_BIND_SERVICE']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`]],
+    ['capabilities not dropped', (_, __, c) => { delete c.securityContext.capabilities; }, [`pss-capabilities ${C}.securityContext.capabilities.drop`]],
+    ['a hostPath volume', (_, pod) => { pod.volumes = [{ name: 'logs', hostPath: { path: '/var/log' } }]; }, ['pss-volume-types spec.template.spec.volumes[0].hostPath']],
+    ['a host port', (_, __, c) => { c.ports = [{ containerPort: 9100, hostPort: 9100 }]; }, [`pss-host-ports ${C}.ports[0].hostPort`]],
+    ['an unconfined AppArmor profile', (ds) => { ds.spec.template.metadata.annotations = { 'container.apparmor.security.beta.kubernetes.io/main': 'unconfined' }; }, ['pss-apparmor spec.template.metadata.annotations["container.apparmor.security.beta.kubernetes.io/main"]']],
+    ['an SELinux type', (_, __, c) => { c.securityContext.seLinuxOptions = { type: 'spc_t' }; }, [`pss-selinux ${C}.securityContext.seLinuxOptions.type`]],
+    ['an SELinux user on the pod', (_, pod) => { pod.securityContext.seLinuxOptions = { user: 'system_u' }; }, ['pss-selinux spec.template.spec.securityContext.seLinuxOptions.user']],
+    ['an unmasked /proc', (_, __, c) => { c.securityContext.procMount = 'Unmasked'; }, [`pss-proc-mount ${C}.securityContext.procMount`]],
+    ['an unsafe sysctl', (_, pod) => { pod.securityContext.sysctls = [{ name: 'kernel.msgmax', value: '65536' }]; }, ['pss-sysctls spec.template.spec.securityContext.sysctls[0].name']],
+    ['runAsNonRoot false on a container', (_, __, c) => { c.securityContext.runAsNonRoot = false; }, [`pss-run-as-non-root ${C}.securityContext.runAsNonRoot`]],
+    ['no runAsNonRoot anywhere', (_, pod) => { delete pod.securityContext.runAsNonRoot; }, [`pss-run-as-non-root ${C}.securityContext.runAsNonRoot`]],
+    ['uid 0 on a container', (_, __, c) => { c.securityContext.runAsUser = 0; }, [`pss-run-as-user ${C}.securityContext.runAsUser`]],
+    ['an unconfined seccomp profile', (_, __, c) => { c.securityContext.seccompProfile = { type: 'Unconfined' }; }, [`pss-seccomp ${C}.securityContext.seccompProfile.type`]],
+    ['no seccomp profile anywhere', (_, pod) => { delete pod.securityContext.seccompProfile; }, [`pss-seccomp ${C}.securityContext.seccompProfile.type`]],
+    ['privilege escalation left unset', (_, __, c) => { delete c.securityContext.allowPrivilegeEscalation; }, [`pss-privilege-escalation ${C}.securityContext.allowPrivilegeEscalation`]],
+    ['a privileged init container', (_, pod, c) => { pod.initContainers = [{ ...structuredClone(c), name: 'init', securityContext: { ...c.securityContext, privileged: true } }]; }, ['pss-privileged spec.template.spec.initContainers[0].securityContext.privileged']],
+    ['an ephemeral container that keeps its capabilities', (_, pod, c) => { pod.ephemeralContainers = [{ name: 'debug', image: 'busybox:1.36', securityContext: { allowPrivilegeEscalation: false } }]; void c; }, ['pss-capabilities spec.template.spec.ephemeralContainers[0].securityContext.capabilities.drop']],
+    // workload
+    ['a selector that does not select the pods', (ds) => { ds.spec.selector.matchLabels = { app: 'other' }; }, ['selector-matches-template spec.selector']],
+    ['an empty selector', (ds) => { ds.spec.selector = {}; }, ['selector-matches-template spec.selector']],
+    ['a NotIn expression that excludes the pods', (ds) => { ds.spec.selector.matchExpressions = [{ key: 'app', operator: 'NotIn', values: ['agent'] }]; }, ['selector-matches-template spec.selector']],
+    ['runAsNonRoot without a uid', (_, pod) => { delete pod.securityContext.runAsUser; }, [`run-as-non-root-without-uid ${C}.securityContext.runAsUser`]],
+    ['no resources', (_, __, c) => { delete c.resources; }, [`resources ${C}.resources`]],
+    ['no memory limit', (_, __, c) => { delete c.resources.limits; }, [`resources ${C}.resources`]],
+    ['an image without a tag', (_, __, c) => { c.image = 'busybox'; }, [`image-tag ${C}.image`]],
+    ['an image tagged latest', (_, __, c) => { c.image = 'registry.example.com:5000/busybox:latest'; }, [`image-tag ${C}.image`]],
+    // metadata
+    ['a name with capitals', (ds) => { ds.metadata.name = 'Agent'; }, ['metadata-syntax metadata.name']],
+    ['a namespace with a dot', (ds) => { ds.metadata.namespace = 'team.a'; }, ['metadata-syntax metadata.namespace']],
+    ['a pod label value with a space', (ds) => { ds.spec.template.metadata.labels.team = 'a b'; }, ['metadata-syntax spec.template.metadata.labels.team']],
+    ['an annotation key with two slashes', (ds) => { ds.metadata.annotations = { 'a/b/c': 'x' }; }, ['metadata-syntax metadata.annotations["a/b/c"]']],
+  ])('finds %s, and nothing else', (_, change, expected) => {
+    expect(found(broken(change))).toEqual(expected);
+  });
+
+  test('suggests the field a misspelt one was meant to be', () => {
+    const [finding] = checkObject(broken((_, pod) => { pod.nodeSelektor = { tier: 'a' }; }));
+    expect(finding.message).toBe('unknown field "nodeSelektor"; did you mean "nodeSelector"?');
+  });
+
+  test('a digest-pinned image without a tag is fine', () => {
+    expect(found(broken((_, __, c) => { c.image = `busybox@sha256:${'a'.repeat(64)}`; }))).toEqual([]);
+  });
+
+  test('windows pods are exempt from the capabilities and privilege escalation controls', () => {
+    expect(found(broken((_, pod, c) => { pod.os = { name: 'windows' }; delete c.securityContext; }))).toEqual([]);
+  });
+
+  test('a cluster-scoped object with a namespace', () => {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'monitoring', namespace: 'default' } };
+    expect(found(ns)).toEqual(['cluster-scoped-namespace metadata.namespace']);
+  });
+
+  test.each([
+    ['apps/v1', 'Deploymint'],
+    ['example.com/v1', 'Widget'],
+    ['v1', 'namespace'],
+    ['../../etc/v1', 'Passwd'],
+  ])('an unknown apiVersion/kind %s %s', (apiVersion, kind) => {
+    expect(found({ apiVersion, kind, metadata: { name: 'x' } })).toEqual(['unknown-kind apiVersion']);
+  });
+
+  test('duplicate keys in YAML are errors', () => {
+    const findings = checkYaml('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  name: b\n', 'ns.yaml');
+    expect(findings.map((f) => f.rule.id)).toEqual(['yaml-syntax']);
+    expect(findings[0].message).toMatch(/unique/);
+  });
+});
+
+describe('manifest checks: every kind of pod template', () => {
+  const privilegedPod = () => {
+    const spec = structuredClone(podOf(cleanDaemonSet()));
+    spec.containers[0].securityContext.privileged = true;
+    return spec;
+  };
+  const template = () => ({ metadata: { labels: { app: 'agent' } }, spec: privilegedPod() });
+  test.each<[string, KubeObject, string]>([
+    ['Pod', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: privilegedPod() }, 'spec.containers[0]'],
+    ['Deployment', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template() } }, C],
+    ['StatefulSet', { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 's' }, spec: { serviceName: 's', selector: { matchLabels: { app: 'agent' } }, template: template() } }, C],
+    ['ReplicaSet', { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'r' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: template() } }, C],
+    ['Job', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { ...template(), spec: { ...privilegedPod(), restartPolicy: 'Never' } } } }, C],
+    ['CronJob', { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'c' }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { ...template(), spec: { ...privilegedPod(), restartPolicy: 'Never' } } } } } }, 'spec.jobTemplate.spec.template.spec.containers[0]'],
+  ])('checks the pod of a %s', (_, obj, container) => {
+    expect(found(obj)).toEqual([`pss-privileged ${container}.securityContext.privileged`]);
+  });
+});
+
+describe('manifest checks: waivers and the report', () => {
+  const hostNetwork = (annotations: Record<string, string>) => broken((ds, pod) => {
+    pod.hostNetwork = true;
+    ds.metadata.annotations = annotations;
+  });
+
+  test('an annotation with a reason waives one rule for one object, and the report shows it', () => {
+    // WHEN
+    const findings = checkObject(hostNetwork({ [`${WAIVER_PREFIX}pss-host-namespaces`]: 'the CNI agent must see the node network' }));
+
+    // THEN
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: Severity.ERROR, waived: 'the CNI agent must see the node network' });
+    expect(isBlocking(findings[0])).toBe(false);
+    expect(formatReport(findings)).toContain('waived: the CNI agent must see the node network');
+  });
+
+  test('a waiver without a reason waives nothing and is itself an error', () => {
+    const findings = checkObject(hostNetwork({ [`${WAIVER_PREFIX}pss-host-namespaces`]: ' ' }));
+    expect(findings.map((f) => [f.rule.id, isBlocking(f)])).toEqual([['waiver', true], ['pss-host-namespaces', true]]);
+  });
+
+  test('a waiver of a rule that does not exist is an error', () => {
+    const findings = checkObject(hostNetwork({ [`${WAIVER_PREFIX}host-network`]: 'typo' }));
+    expect(findings.map((f) => f.rule.id)).toEqual(['waiver', 'pss-host-namespaces']);
+    expect(findings[0].message).toMatch(/waives "host-network", which is no rule; rules: .*pss-host-namespaces/);
+  });
+
+  test('a waiver covers only its own rule', () => {
+    const findings = checkObject(broken((ds, pod, c) => {
+      pod.hostNetwork = true;
+      c.securityContext.privileged = true;
+      ds.metadata.annotations = { [`${WAIVER_PREFIX}pss-host-namespaces`]: 'needs the node network' };
+    }));
+    expect(findings.filter(isBlocking).map((f) => f.rule.id)).toEqual(['pss-privileged']);
+  });
+
+  test('each finding names the file, the object, the field, the rule with its citation, and the fix', () => {
+    // GIVEN
+    const yaml = 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\nspec:\n  selector:\n    matchLabels: {app: a}\n  template:\n    metadata:\n      labels: {app: a}\n    spec:\n      hostPID: true\n      containers: []\n';
+
+    // WHEN
+    const findings: Finding[] = checkYaml(yaml, 'dist/agent.k8s.yaml');
+    const report = formatReport(findings);
+
+    // THEN
+    expect(report).toContain('dist/agent.k8s.yaml: DaemonSet/agent: spec.template.spec.hostPID: error [pss-host-namespaces] hostPID: true shares the node\'s namespace with the pod');
+    expect(report).toContain('rule: Pod Security Standards "restricted" (Kubernetes v1.28, pod-security-admission), control "Host Namespaces"');
+    expect(report).toContain('fix: Remove hostNetwork, hostPID and hostIPC');
+    expect(report).toMatch(/\n1 error\(s\), 0 warning\(s\), 0 waived$/);
+  });
+
+  test('warnings do not block', () => {
+    const findings = checkObject(broken((_, __, c) => { c.image = 'busybox'; }));
+    expect(findings.map((f) => [f.severity, isBlocking(f)])).toEqual([[Severity.WARNING, false]]);
+  });
+});

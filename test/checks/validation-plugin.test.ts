@@ -1,0 +1,65 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { stringify } from 'yaml';
+import { NodeAgentChecks } from '../../lib/checks';
+import { ValidationContextLike } from '../../lib/checks/validation-plugin';
+import { cleanDaemonSet } from './baseline';
+
+/** A stand-in for cdk8s-cli's ValidationContext that records what the plugin reports. */
+function contextFor(...objects: object[]) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-'));
+  const file = path.join(dir, 'app.k8s.yaml');
+  fs.writeFileSync(file, objects.map((o) => stringify(o)).join('---\n'));
+  const violations: Array<{ ruleName: string; violatingResources: Array<{ resourceName: string; locations: string[]; manifestPath: string }> }> = [];
+  const submitted: Array<{ status: string; metadata?: Record<string, string> }> = [];
+  const context: ValidationContextLike = {
+    manifests: [file],
+    report: {
+      addViolation: (v) => violations.push(v),
+      submit: (status, metadata) => submitted.push({ status, metadata }),
+    },
+  };
+  return { context, violations, submitted, file };
+}
+
+describe('NodeAgentChecks (the cdk8s validation plugin)', () => {
+  test('submits success with no violation for clean manifests', async () => {
+    const { context, violations, submitted } = contextFor(cleanDaemonSet());
+    await new NodeAgentChecks().validate(context);
+    expect(violations).toEqual([]);
+    expect(submitted).toEqual([{ status: 'success', metadata: { errors: '0', warnings: '0', waived: '0' } }]);
+  });
+
+  test('submits failure and reports each error by rule, object, field and file', async () => {
+    // GIVEN
+    const ds = cleanDaemonSet();
+    ds.spec.template.spec.containers[0].securityContext.privileged = true;
+    const { context, violations, submitted, file } = contextFor(ds);
+
+    // WHEN
+    await new NodeAgentChecks().validate(context);
+
+    // THEN
+    expect(submitted[0].status).toBe('failure');
+    expect(violations).toHaveLength(1);
+    expect(violations[0].ruleName).toMatch(/^error \[pss-privileged\] Pod Security Standards/);
+    expect(violations[0].violatingResources).toEqual([{
+      resourceName: 'DaemonSet/agent',
+      locations: ['spec.template.spec.containers[0].securityContext.privileged: container "main" is privileged'],
+      manifestPath: file,
+    }]);
+  });
+
+  test('reports warnings without failing, unless told to', async () => {
+    const ds = cleanDaemonSet();
+    ds.spec.template.spec.containers[0].image = 'busybox:latest';
+    const lenient = contextFor(ds);
+    const strict = contextFor(ds);
+    await new NodeAgentChecks().validate(lenient.context);
+    await new NodeAgentChecks({ warningsAsErrors: true }).validate(strict.context);
+    expect(lenient.submitted[0]).toEqual({ status: 'success', metadata: { errors: '0', warnings: '1', waived: '0' } });
+    expect(lenient.violations[0].ruleName).toMatch(/^warning \[image-tag\]/);
+    expect(strict.submitted[0].status).toBe('failure');
+  });
+});
