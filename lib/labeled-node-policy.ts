@@ -1,4 +1,5 @@
 import { Construct } from 'constructs';
+import { NodeToleration } from './node-toleration';
 import { validateDns1123Subdomain, validateLabelValue, validateProps, validateQualifiedName } from './validate-props';
 
 /**
@@ -15,13 +16,21 @@ export interface LabeledNodePolicyProps {
    * The value the label must have; may be empty.
    */
   readonly value: string;
+
+  /**
+   * Taints the agents may run on, such as {@link NodeToleration.controlPlane}
+   * for kubeadm control-plane nodes. A DaemonSet pod also gets the
+   * tolerations the DaemonSet controller adds to every DaemonSet pod.
+   * @default - none: eligible nodes with a NoSchedule or NoExecute taint get no agent
+   */
+  readonly tolerations?: NodeToleration[];
 }
 
 /**
  * The eligibility rule "nodes labelled `key=value`" for node agents.
  *
  * A policy adds no API object of its own: DaemonSets that use it render it as
- * their pod `nodeSelector`. One policy can serve several DaemonSets, in this
+ * their pod `nodeSelector` and `tolerations`. One policy can serve several DaemonSets, in this
  * chart or in others, so that they all land on the same nodes.
  *
  * @example
@@ -35,14 +44,23 @@ export class LabeledNodePolicy extends Construct {
   /** The node label value. */
   public readonly value: string;
 
+  /** The taints tolerated, beyond those the DaemonSet controller adds. */
+  public readonly tolerations: readonly NodeToleration[];
+
   constructor(scope: Construct, id: string, props: LabeledNodePolicyProps) {
     super(scope, id);
     validateProps(this, () => {
       validateQualifiedName('key', props.key);
       validateLabelValue('value', props.value);
+      (props.tolerations ?? []).forEach((t, i) => {
+        if (!(t instanceof NodeToleration)) {
+          throw new Error(`'tolerations[${i}]' must be a NodeToleration (NodeToleration.controlPlane(), .exists(), .equal() or .everything()) but got ${JSON.stringify(t)}`);
+        }
+      });
     });
     this.key = props.key;
     this.value = props.value;
+    this.tolerations = [...(props.tolerations ?? [])];
   }
 
   /**

@@ -1,4 +1,4 @@
-import { ApiObject, Duration, JsonPatch, Size } from 'cdk8s';
+import { ApiObject, Chart, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
@@ -282,6 +282,17 @@ export class NodeReporterDaemonSet extends Construct {
     this.daemonSet.select(kplus.LabelSelector.of({ labels: this.selectorLabels }));
 
     this.renderWhatCdk8sPlusCannot();
+    // Only at synth is the whole chart known: two reporters with one name in
+    // one namespace would be one object, each apply overwriting the other.
+    this.node.addValidation({ validate: () => this.validateUniqueName() });
+  }
+
+  private validateUniqueName(): string[] {
+    const chart = Chart.of(this);
+    const namespace = this.daemonSet.metadata.namespace;
+    const same = chart.node.findAll().filter((c): c is NodeReporterDaemonSet =>
+      c instanceof NodeReporterDaemonSet && c !== this && c.name === this.name && c.daemonSet.metadata.namespace === namespace);
+    return same.map((other) => `'name' must be unique in its namespace but "${this.name}" is also the name of ${other.node.path}`);
   }
 
   /**
@@ -297,6 +308,9 @@ export class NodeReporterDaemonSet extends Construct {
     // A real nodeSelector (cdk8s-plus renders node affinity), so that
     // `kubectl get ds -o wide` shows NODE SELECTOR.
     resource.addJsonPatch(JsonPatch.add('/spec/template/spec/nodeSelector', this.policy.nodeSelector));
+    if (this.policy.tolerations.length > 0) {
+      resource.addJsonPatch(JsonPatch.add('/spec/template/spec/tolerations', this.policy.tolerations.map((t) => t.toKube())));
+    }
     if (this.priorityClassName !== undefined) {
       resource.addJsonPatch(JsonPatch.add('/spec/template/spec/priorityClassName', this.priorityClassName));
     }

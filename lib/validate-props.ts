@@ -81,8 +81,8 @@ function show(value: unknown): string {
 }
 
 function fail(prop: string, allowed: string, value: unknown): never {
-  // 'labels key' reads as: the prop is 'labels', the offending part its key.
-  const subject = prop.endsWith(' key') ? `'${prop.slice(0, -4)}' key` : `'${prop}'`;
+  // 'labels[key]' reads as: the prop is 'labels', the offending part a key of it.
+  const subject = prop.endsWith('[key]') ? `'${prop.slice(0, -5)}' key` : `'${prop}'`;
   throw new Error(`${subject} must be ${allowed} but got ${show(value)}`);
 }
 
@@ -146,7 +146,7 @@ export function validateLabelValue(prop: string, value: unknown): void {
 /** Every key a qualified name and every value a label value. */
 export function validateLabels(prop: string, labels: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(labels)) {
-    validateQualifiedName(`${prop} key`, key);
+    validateQualifiedName(`${prop}[key]`, key);
     validateLabelValue(`${prop}.${key}`, value);
   }
 }
@@ -154,7 +154,7 @@ export function validateLabels(prop: string, labels: Record<string, unknown>): v
 /** Every key a qualified name and every value a string. */
 export function validateAnnotations(prop: string, annotations: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(annotations)) {
-    validateQualifiedName(`${prop} key`, key);
+    validateQualifiedName(`${prop}[key]`, key);
     if (typeof value !== 'string') {
       fail(`${prop}.${key}`, 'a string', value);
     }

@@ -1,5 +1,5 @@
 import { Testing } from 'cdk8s';
-import { LabeledNodePolicy } from '../lib';
+import { LabeledNodePolicy, NodeToleration } from '../lib';
 import { synth } from './util';
 
 describe('LabeledNodePolicy', () => {
@@ -80,5 +80,17 @@ describe('LabeledNodePolicy', () => {
     ['a shell character', 'ops;'],
   ])('throws when the label value has %s', (_, value) => {
     expect(() => policy('practice-tier', value)).toThrow(/'value' must be a label value \(empty, or at most 63 characters/);
+  });
+
+  test('has no tolerations unless given, and keeps those given', () => {
+    expect(policy().tolerations).toEqual([]);
+    const p = new LabeledNodePolicy(Testing.chart(), 'Policy', { key: 'a', value: 'b', tolerations: [NodeToleration.controlPlane()] });
+    expect(p.tolerations.map((t) => t.toKube())).toEqual([{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }]);
+  });
+
+  test('throws when a toleration is not a NodeToleration', () => {
+    const tolerations = [{ key: 'x', operator: 'Exists' }] as unknown as NodeToleration[];
+    expect(() => new LabeledNodePolicy(Testing.chart(), 'Policy', { key: 'a', value: 'b', tolerations }))
+      .toThrow(/^test\/Policy: 'tolerations\[0\]' must be a NodeToleration .* but got \{"key":"x","operator":"Exists"\}$/);
   });
 });

@@ -1,7 +1,7 @@
 import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { LabeledNodePolicy, NodeReporterDaemonSet, NodeReporterDaemonSetProps } from '../lib';
+import { LabeledNodePolicy, NodeReporterDaemonSet, NodeReporterDaemonSetProps, NodeToleration, TaintEffect } from '../lib';
 import { Manifest, only, synth } from './util';
 
 function reporterIn(chart: Chart, props: Partial<NodeReporterDaemonSetProps> = {}, id = 'NodeReporter'): NodeReporterDaemonSet {
@@ -152,6 +152,30 @@ describe('NodeReporterDaemonSet options', () => {
   });
 });
 
+describe('NodeReporterDaemonSet tolerations', () => {
+  test('tolerates no taint unless its policy does', () => {
+    expect(daemonSet().spec.template.spec).not.toHaveProperty('tolerations');
+  });
+
+  test("renders its policy's tolerations, so the agent lands on the kubeadm control plane", () => {
+    // GIVEN
+    const chart = Testing.chart();
+    const policy = new LabeledNodePolicy(chart, 'Policy', {
+      key: 'practice-tier', value: 'operations',
+      tolerations: [NodeToleration.controlPlane(), NodeToleration.equal('dedicated', 'agents', TaintEffect.NO_EXECUTE)],
+    });
+
+    // WHEN
+    new NodeReporterDaemonSet(chart, 'Reporter', { policy, version: 'v1' });
+
+    // THEN
+    expect(only(synth(chart), 'DaemonSet').spec.template.spec.tolerations).toEqual([
+      { key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'dedicated', operator: 'Equal', value: 'agents', effect: 'NoExecute' },
+    ]);
+  });
+});
+
 describe('NodeReporterDaemonSet composed in a foreign chart', () => {
   test('two reporters share one policy in another namespace and never select each other\'s pods', () => {
     // GIVEN a team's own chart
@@ -177,6 +201,27 @@ describe('NodeReporterDaemonSet composed in a foreign chart', () => {
       Object.entries(ds.spec.selector.matchLabels).every(([k, v]) => pod.spec.template.metadata.labels[k] === v);
     expect(selects(stable, canary)).toBe(false);
     expect(selects(canary, stable)).toBe(false);
+  });
+
+  test('fails synth when two reporters share a name in one namespace', () => {
+    // GIVEN
+    const app = Testing.app();
+    const chart = new Chart(app, 'team', { namespace: 'monitoring' });
+    const policy = new LabeledNodePolicy(chart, 'Policy', { key: 'tier', value: 'edge' });
+    new NodeReporterDaemonSet(chart, 'A', { policy, version: 'v1' });
+    new NodeReporterDaemonSet(chart, 'B', { policy, version: 'v2' });
+
+    // THEN
+    expect(() => app.synth()).toThrow(/team\/A.*'name' must be unique in its namespace but "node-reporter" is also the name of team\/B/s);
+  });
+
+  test('allows one name in two namespaces', () => {
+    const app = Testing.app();
+    for (const namespace of ['a', 'b']) {
+      const chart = new Chart(app, namespace, { namespace });
+      new NodeReporterDaemonSet(chart, 'Reporter', { policy: new LabeledNodePolicy(chart, 'Policy', { key: 'tier', value: 'edge' }), version: 'v1' });
+    }
+    expect(() => app.synth()).not.toThrow();
   });
 
   test('uses a policy defined in another chart', () => {
