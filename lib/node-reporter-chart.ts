@@ -1,9 +1,10 @@
-import { ApiObject, Chart, JsonPatch } from 'cdk8s';
-import * as kplus from 'cdk8s-plus-28';
+import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { DEFAULT_NAMESPACE, DEFAULT_POLICY_KEY, DEFAULT_POLICY_VALUE } from './defaults';
 import { LabeledNodePolicy } from './labeled-node-policy';
 import { NodeReporterDaemonSet, NodeReporterDaemonSetProps } from './node-reporter-daemon-set';
+import { NodeToleration } from './node-toleration';
+import { RestrictedNamespace } from './restricted-namespace';
 import { validateDns1123Label, validateProps } from './validate-props';
 
 /**
@@ -28,6 +29,13 @@ export interface NodeReporterChartProps extends Omit<NodeReporterDaemonSetProps,
    * @default 'operations'
    */
   readonly policyValue?: string;
+
+  /**
+   * Taints the reporter may run on, e.g. `[NodeToleration.controlPlane()]`
+   * where the labelled node is a kubeadm control plane that keeps its taint.
+   * @default - none
+   */
+  readonly tolerations?: NodeToleration[];
 }
 
 /**
@@ -39,8 +47,8 @@ export interface NodeReporterChartProps extends Omit<NodeReporterDaemonSetProps,
  * new NodeReporterChart(app, 'node-reporter-v1', { version: 'v1' });
  */
 export class NodeReporterChart extends Chart {
-  /** The Namespace object, cluster-scoped. */
-  public readonly ns: kplus.Namespace;
+  /** The Namespace, cluster-scoped and restricted. */
+  public readonly ns: RestrictedNamespace;
 
   /** The eligibility policy. */
   public readonly policy: LabeledNodePolicy;
@@ -52,24 +60,12 @@ export class NodeReporterChart extends Chart {
     const namespace = props.namespace ?? DEFAULT_NAMESPACE;
     super(scope, id, { namespace });
     validateProps(this, () => validateDns1123Label('namespace', namespace));
-
-    this.ns = new kplus.Namespace(this, 'Namespace', {
-      metadata: {
-        name: namespace,
-        // The cluster then enforces what this library promises.
-        labels: {
-          'pod-security.kubernetes.io/enforce': 'restricted',
-          'pod-security.kubernetes.io/enforce-version': 'v1.28',
-        },
-      },
-    });
-    // A Chart stamps its namespace on every object, but a Namespace is
-    // cluster-scoped and must not carry one.
-    ApiObject.of(this.ns).addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    this.ns = new RestrictedNamespace(this, 'Namespace', { name: namespace });
 
     this.policy = new LabeledNodePolicy(this, 'Policy', {
       key: props.policyKey ?? DEFAULT_POLICY_KEY,
       value: props.policyValue ?? DEFAULT_POLICY_VALUE,
+      tolerations: props.tolerations,
     });
     this.reporter = new NodeReporterDaemonSet(this, 'NodeReporter', { ...props, policy: this.policy });
   }

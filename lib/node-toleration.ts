@@ -1,4 +1,4 @@
-import type { Toleration } from '../imports/k8s';
+import type { k8s } from 'cdk8s-plus-28';
 import { validateLabelValue, validateQualifiedName } from './validate-props';
 
 /** The effect of a node taint. */
@@ -84,8 +84,8 @@ export class NodeToleration {
   }
 
   /** The Kubernetes `Toleration` object of a pod spec. */
-  public toKube(): Toleration {
-    const result: { -readonly [K in keyof Toleration]: Toleration[K] } = {};
+  public toKube(): k8s.Toleration {
+    const result: { -readonly [K in keyof k8s.Toleration]: k8s.Toleration[K] } = {};
     if (this.key !== undefined) result.key = this.key;
     result.operator = this.operator;
     if (this.value !== undefined) result.value = this.value;

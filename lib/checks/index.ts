@@ -6,6 +6,8 @@
  * An object waives one rule on purpose with the annotation
  * `checks.node-reporter.dev/waive-<rule id>: <reason>`; its findings for that
  * rule are then reported as waived, with the reason, and do not fail.
+ *
+ * @module node-reporter/checks
  */
 import * as fs from 'node:fs';
 import { parseAllDocuments } from 'yaml';
@@ -13,15 +15,15 @@ import { Finding, KubeObject, Problem } from './finding';
 import { checkMetadata } from './metadata';
 import { checkPodSecurity } from './pod-security';
 import { podTemplateOf } from './pod-templates';
-import { Rule, RULES, Severity, WAIVER_PREFIX } from './rules';
+import { ALL_RULES, Rule, RULES, Severity, WAIVER_PREFIX } from './rules';
 import { checkSchema } from './schema';
 import { checkWorkload } from './workload';
 
 export { Finding, KubeObject } from './finding';
-export { Rule, RULES, Severity, WAIVER_PREFIX } from './rules';
-export { NodeAgentChecks } from './validation-plugin';
+export { ALL_RULES, Rule, Severity, WAIVER_PREFIX } from './rules';
+export { NodeAgentChecks, NodeAgentChecksProps, ValidationContextLike } from './validation-plugin';
 
-const RULES_BY_ID = new Map<string, Rule>(Object.values(RULES).map((r) => [r.id, r]));
+const RULES_BY_ID = new Map<string, Rule>(ALL_RULES.map((r) => [r.id, r]));
 
 function describe(obj: KubeObject): string {
   const kind = typeof obj?.kind === 'string' ? obj.kind : '(no kind)';

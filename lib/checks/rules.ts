@@ -32,7 +32,7 @@ function pss(id: string, control: string, level: 'baseline' | 'restricted', fix:
   return { id, severity: Severity.ERROR, citation: `${PSS}, control "${control}" (${PSS_URL}#${level})`, fix };
 }
 
-/** Every rule, by id. */
+/** Every rule, by a name for this library's code; `ALL_RULES` is the public list. */
 export const RULES = {
   yamlSyntax: { id: 'yaml-syntax', severity: Severity.ERROR, citation: 'YAML 1.2; kubectl rejects duplicate keys', fix: 'Write each key once per mapping.' },
   schema: { id: 'schema', severity: Severity.ERROR, citation: 'Kubernetes 1.33 OpenAPI schema (kubernetes-models 4.5.1), strict: unknown fields are errors as with kubeconform -strict', fix: 'Use the field names and types of the Kubernetes API reference; misspelt fields are silently dropped by the API server.' },
@@ -61,6 +61,9 @@ export const RULES = {
   imageTag: { id: 'image-tag', severity: Severity.WARNING, citation: 'reproducible rollouts: an untagged or :latest image changes under the same manifest', fix: 'Pin the image to a version tag or a digest.' },
   waiver: { id: 'waiver', severity: Severity.ERROR, citation: 'this library: a waiver must say why', fix: 'Give the waiver annotation a non-empty reason, and name an existing rule.' },
 } as const satisfies Record<string, Rule>;
+
+/** Every rule the checks apply; a waiver names one by its id. */
+export const ALL_RULES: readonly Rule[] = Object.values(RULES);
 
 /** The annotation key prefix that waives a rule for one object: `<prefix><rule id>`. */
 export const WAIVER_PREFIX = 'checks.node-reporter.dev/waive-';

@@ -10,12 +10,14 @@ export interface ValidationContextLike {
   readonly manifests: readonly string[];
   /** The report that cdk8s prints, and whose status decides synth's exit code. */
   readonly report: {
+    /** Adds one rule's findings. */
     addViolation(violation: {
       ruleName: string;
       recommendation: string;
       fix: string;
       violatingResources: Array<{ resourceName: string; locations: string[]; manifestPath: string }>;
     }): void;
+    /** Closes the report with its status and counts. */
     submit(status: 'success' | 'failure', metadata?: Record<string, string>): void;
   };
 }

@@ -1,0 +1,30 @@
+// A team's own cdk8s app that installs this library: two reporters, a stable
+// one and a canary, share one eligibility policy in the team's namespace.
+import { App, Chart } from 'cdk8s';
+import { PercentOrAbsolute } from 'cdk8s-plus-28';
+import { LabeledNodePolicy, NodeReporterDaemonSet, NodeToleration, RestrictedNamespace } from 'node-reporter';
+
+const app = new App();
+const chart = new Chart(app, 'monitoring', { namespace: 'monitoring' });
+new RestrictedNamespace(chart, 'Namespace', { name: 'monitoring' });
+
+// Nodes labelled node-role.example.com/agents=true are eligible, control-plane nodes included.
+const agents = new LabeledNodePolicy(chart, 'Agents', {
+  key: 'node-role.example.com/agents',
+  value: 'true',
+  tolerations: [NodeToleration.controlPlane()],
+});
+
+const labels = { 'app.kubernetes.io/part-of': 'observability' };
+new NodeReporterDaemonSet(chart, 'Stable', { policy: agents, version: 'v3', labels });
+new NodeReporterDaemonSet(chart, 'Canary', {
+  policy: agents,
+  version: 'v4-rc.1',
+  name: 'node-reporter-canary',
+  labels,
+  priorityClassName: 'system-node-critical',
+  maxUnavailable: PercentOrAbsolute.percent(10),
+  minReadySeconds: 10,
+});
+
+app.synth();

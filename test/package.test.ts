@@ -1,0 +1,123 @@
+/**
+ * The package as another team installs it: `npm pack`, the tarball unpacked
+ * into a fresh cdk8s app (strict TypeScript) that sees only the package's
+ * declared dependencies, then type-checked and synthesized. No registry is
+ * contacted: the dependencies are the ones `npm ci` installed here.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { Manifest } from './util';
+
+const root = path.join(__dirname, '..');
+const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
+
+let work: string;
+let app: string;
+let packed: string[];
+let manifests: Manifest[];
+
+function run(command: string, args: string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf-8', env: { ...process.env, CDK8S_CHECK_UPGRADE: 'false' } });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+  return result.stdout;
+}
+
+/** Links a package from this project's node_modules into the app, as npm would have installed it. */
+function provide(name: string): void {
+  const target = path.join(app, 'node_modules', name);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.symlinkSync(path.join(root, 'node_modules', name), target, 'dir');
+}
+
+beforeAll(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'node-reporter-package-'));
+  // npm pack runs `prepack`, which builds.
+  const [{ filename, files }] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], root));
+  packed = files.map((f: { path: string }) => f.path);
+
+  app = path.join(work, 'app');
+  const installed = path.join(app, 'node_modules', 'node-reporter');
+  fs.mkdirSync(installed, { recursive: true });
+  execFileSync('tar', ['xzf', path.join(work, filename), '-C', installed, '--strip-components=1']);
+  const pkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf-8'));
+  for (const name of [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]) {
+    provide(name);
+  }
+  provide('@types/node');
+
+  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { target: 'ES2020', module: 'commonjs', lib: ['es2020'], types: ['node'], strict: true, noImplicitReturns: true, noUnusedLocals: true, esModuleInterop: true, outDir: 'out', rootDir: '.' },
+    include: ['*.ts'],
+  }));
+  fs.copyFileSync(path.join(root, 'examples', 'consumer-app.ts'), path.join(app, 'main.ts'));
+  fs.copyFileSync(path.join(root, 'examples', 'check-my-chart.ts'), path.join(app, 'check-my-chart.ts'));
+  run(bin('tsc'), ['-p', '.'], app);
+  // The consumer wires the package's manifest checks into its own cdk8s.yaml.
+  fs.writeFileSync(path.join(app, 'cdk8s.yaml'), [
+    'language: typescript',
+    'app: node out/main.js',
+    'validations:',
+    '  - package: ./node_modules/node-reporter/build/lib/checks/validation-plugin.js',
+    '    version: 0.1.0',
+    '    class: NodeAgentChecks',
+    '',
+  ].join('\n'));
+  const output = run(bin('cdk8s'), ['synth', '--no-check-upgrade'], app);
+  expect(output).toContain('Validations ended succesfully');
+  manifests = parseAllDocuments(fs.readFileSync(path.join(app, 'dist', 'monitoring.k8s.yaml'), 'utf-8')).map((d) => d.toJS());
+}, 120_000);
+
+afterAll(() => {
+  if (work) {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+});
+
+describe('the npm package', () => {
+  test('ships the built JavaScript, its declarations and the API reference, nothing else', () => {
+    expect(packed).toEqual(expect.arrayContaining(['package.json', 'build/lib/index.js', 'build/lib/index.d.ts', 'build/lib/checks/index.js', 'docs/api/README.md']));
+    const unexpected = packed.filter((f) => !/^(package\.json|README\.md|LICENSE|build\/lib\/.*\.(js|d\.ts)|docs\/api\/.*\.md)$/.test(f));
+    expect(unexpected).toEqual([]);
+  });
+
+  test('declares cdk8s, cdk8s-plus-28 and constructs as peers, so an app has one copy of each', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', 'node-reporter', 'package.json'), 'utf-8'));
+    expect(Object.keys(pkg.peerDependencies).sort()).toEqual(['cdk8s', 'cdk8s-plus-28', 'constructs']);
+    for (const peer of ['cdk8s', 'cdk8s-plus-28', 'constructs']) {
+      expect(pkg.dependencies?.[peer]).toBeUndefined();
+    }
+  });
+
+  test('a strict TypeScript cdk8s app type-checks and synthesizes with it (the checks included)', () => {
+    expect(manifests.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual([
+      'Namespace/monitoring', 'DaemonSet/node-reporter', 'DaemonSet/node-reporter-canary',
+    ]);
+  });
+
+  test('puts both reporters in the namespace monitoring, and no namespace on the Namespace', () => {
+    const [ns, ...daemonSets] = manifests;
+    expect(ns.metadata).not.toHaveProperty('namespace');
+    expect(daemonSets.map((ds) => ds.metadata.namespace)).toEqual(['monitoring', 'monitoring']);
+  });
+
+  test('lands both reporters on the nodes of their shared policy, control planes included', () => {
+    for (const ds of manifests.slice(1)) {
+      expect(ds.spec.template.spec.nodeSelector).toEqual({ 'node-role.example.com/agents': 'true' });
+      expect(ds.spec.template.spec.tolerations).toEqual([{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }]);
+    }
+  });
+
+  test('runs v3 and v4-rc.1, each selecting only its own pods', () => {
+    const [stable, canary] = manifests.slice(1);
+    expect(stable.spec.template.spec.containers[0].command[2]).toContain('version=v3;');
+    expect(canary.spec.template.spec.containers[0].command[2]).toContain('version=v4-rc.1;');
+    expect(stable.spec.selector.matchLabels).toEqual({ app: 'node-reporter' });
+    expect(canary.spec.selector.matchLabels).toEqual({ app: 'node-reporter-canary' });
+  });
+});
