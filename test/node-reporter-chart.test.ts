@@ -1,5 +1,5 @@
-import { Testing } from 'cdk8s';
-import { NodeReporterChart } from '../lib';
+import { Chart, Testing } from 'cdk8s';
+import { NodeReporterChart, NodeToleration } from '../lib';
 import { only, synth, synthYaml } from './util';
 
 describe.each(['v1', 'v2'])('NodeReporterChart %s', (version) => {
@@ -76,5 +76,26 @@ describe('NodeReporterChart variants', () => {
   test('throws when the namespace is not a DNS-1123 label', () => {
     expect(() => new NodeReporterChart(Testing.app(), 'c', { version: 'v1', namespace: 'Practice_Daemon' }))
       .toThrow(/^c: 'namespace' must be a DNS-1123 label .* but got "Practice_Daemon"$/);
+  });
+});
+
+describe('NodeReporterChart rendering in linear time', () => {
+  test('renders exactly what cdk8s\' own Chart.toJson renders', () => {
+    // GIVEN an app of several variants, one with every option that adds an object field
+    const app = Testing.app();
+    const charts = ['v1', 'v2', 'v3'].map((version) => new NodeReporterChart(app, `node-reporter-${version}`, {
+      version, tolerations: version === 'v3' ? [NodeToleration.controlPlane()] : undefined, labels: { team: 'platform' },
+    }));
+
+    // THEN
+    for (const chart of charts) {
+      expect(chart.toJson()).toEqual(Chart.prototype.toJson.call(chart));
+    }
+  });
+
+  test('still validates the chart when rendered alone', () => {
+    const chart = new NodeReporterChart(Testing.app(), 'c', { version: 'v1' });
+    chart.node.addValidation({ validate: () => ['broken on purpose'] });
+    expect(() => chart.toJson()).toThrow('Validation failed with the following errors:\n  [c] broken on purpose');
   });
 });
