@@ -1,6 +1,8 @@
 import { Construct } from 'constructs';
+import { selectorMatches } from './eligibility/evaluate';
+import { labelNodeCommand, unlabelNodeCommand } from './eligibility/kubectl';
 import { NodeToleration } from './node-toleration';
-import { validateDns1123Subdomain, validateLabelValue, validateProps, validateQualifiedName } from './validate-props';
+import { validateLabelValue, validateProps, validateQualifiedName } from './validate-props';
 
 /**
  * Props for {@link LabeledNodePolicy}.
@@ -76,7 +78,7 @@ export class LabeledNodePolicy extends Construct {
    * exactly this value.
    */
   public matches(nodeLabels: Record<string, string>): boolean {
-    return Object.prototype.hasOwnProperty.call(nodeLabels, this.key) && nodeLabels[this.key] === this.value;
+    return selectorMatches(this.nodeSelector, nodeLabels);
   }
 
   /**
@@ -85,8 +87,7 @@ export class LabeledNodePolicy extends Construct {
    * @param nodeName the node's name, a DNS-1123 subdomain (checked, because the result is meant for a shell)
    */
   public labelCommand(nodeName: string): string {
-    validateDns1123Subdomain('nodeName', nodeName);
-    return `kubectl label node ${nodeName} ${this.key}=${this.value}`;
+    return labelNodeCommand(nodeName, this.nodeSelector);
   }
 
   /**
@@ -95,8 +96,7 @@ export class LabeledNodePolicy extends Construct {
    * @param nodeName the node's name, a DNS-1123 subdomain (checked, because the result is meant for a shell)
    */
   public unlabelCommand(nodeName: string): string {
-    validateDns1123Subdomain('nodeName', nodeName);
-    return `kubectl label node ${nodeName} ${this.key}-`;
+    return unlabelNodeCommand(nodeName, [this.key]);
   }
 }
 

@@ -12,7 +12,7 @@
  * server, and they are strict enough that a value accepted here is safe to
  * place in a `sh -c` script or a printed kubectl command without quoting.
  */
-import { type Size, SizeRoundingBehavior } from 'cdk8s';
+import type { Size, SizeRoundingBehavior } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-28';
 import type { IConstruct } from 'constructs';
 
@@ -246,11 +246,24 @@ export function validateResources(resources: kplus.ContainerResources): void {
   }
 }
 
+let roundingNone: SizeRoundingBehavior | undefined;
+
+/**
+ * cdk8s' SizeRoundingBehavior.NONE, loaded on first use rather than at the
+ * top: the eligibility CLI uses this module and must start without cdk8s.
+ */
+function sizeRoundingNone(): SizeRoundingBehavior {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  roundingNone ??= (require('cdk8s') as typeof import('cdk8s')).SizeRoundingBehavior.NONE;
+  return roundingNone;
+}
+
 function wholeUnits(prop: string, size: Size | undefined, unit: 'Mi' | 'Gi'): { text: string; amount: number } | undefined {
   if (size === undefined) {
     return undefined;
   }
-  const amount = unit === 'Mi' ? size.toMebibytes({ rounding: SizeRoundingBehavior.NONE }) : size.toGibibytes({ rounding: SizeRoundingBehavior.NONE });
+  const rounding = sizeRoundingNone();
+  const amount = unit === 'Mi' ? size.toMebibytes({ rounding }) : size.toGibibytes({ rounding });
   const text = `${amount}${unit}`;
   if (!Number.isInteger(amount) || amount <= 0) {
     fail(prop, `a positive whole number of ${unit}B`, text);

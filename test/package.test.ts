@@ -113,6 +113,14 @@ describe('the npm package', () => {
     }
   });
 
+  test('installs the node-reporter bin, which answers which nodes are eligible', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', 'node-reporter', 'package.json'), 'utf-8'));
+    const binPath = path.join(app, 'node_modules', 'node-reporter', pkg.bin['node-reporter']);
+    expect(fs.readFileSync(binPath, 'utf-8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    const out = run(process.execPath, [binPath, 'eligible', '--nodes', path.join(root, 'test', 'fixtures', 'nodes', 'kubeadm-three.json'), '--json'], app);
+    expect(JSON.parse(out).desired).toBe(1);
+  });
+
   test('runs v3 and v4-rc.1, each selecting only its own pods', () => {
     const [stable, canary] = manifests.slice(1);
     expect(stable.spec.template.spec.containers[0].command[2]).toContain('version=v3;');

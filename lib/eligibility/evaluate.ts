@@ -1,0 +1,225 @@
+/**
+ * Which nodes a DaemonSet runs on, decided as the DaemonSet controller
+ * decides it, from node objects and the pod's scheduling fields.
+ *
+ * "The DaemonSet controller creates a Pod for each eligible node and adds the
+ * spec.affinity.nodeAffinity field of the Pod to match the target host", and
+ * a node is eligible when the pod's nodeSelector and required node affinity
+ * match it and it has no NoSchedule or NoExecute taint the pod does not
+ * tolerate: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#how-daemon-pods-are-scheduled
+ * (pkg/controller/daemon: NodeShouldRunDaemonPod).
+ *
+ * This module knows Kubernetes objects, not cdk8s: it takes plain node
+ * objects (as `kubectl get nodes -o json` prints them) and plain pod fields.
+ */
+import type { k8s } from 'cdk8s-plus-28';
+
+/** A node as the API returns it; only the fields eligibility reads. */
+export interface KubeNode {
+  /** The node's name and labels. */
+  readonly metadata?: KubeNodeMetadata;
+  /** The node's taints. */
+  readonly spec?: KubeNodeSpec;
+}
+
+/** The metadata of a {@link KubeNode}. */
+export interface KubeNodeMetadata {
+  /** The node's name. */
+  readonly name?: string;
+  /** The node's labels. */
+  readonly labels?: Record<string, string>;
+}
+
+/** The spec of a {@link KubeNode}. */
+export interface KubeNodeSpec {
+  /** The node's taints. */
+  readonly taints?: readonly NodeTaint[];
+  /** Whether the node is cordoned; it then also carries the unschedulable taint, which DaemonSet pods tolerate. */
+  readonly unschedulable?: boolean;
+}
+
+/** A node taint (`kubectl taint node NAME key=value:effect`). */
+export type NodeTaint = Pick<k8s.Taint, 'key' | 'value' | 'effect'>;
+
+/** The fields of a pod spec that decide where a DaemonSet pod runs. */
+export interface PodScheduling {
+  /** Labels a node must carry, each with exactly this value. */
+  readonly nodeSelector?: Record<string, string>;
+  /** The pod's own tolerations; the DaemonSet controller adds {@link DAEMONSET_TOLERATIONS}. */
+  readonly tolerations?: readonly k8s.Toleration[];
+  /** Only `nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution` matters here. */
+  readonly affinity?: k8s.Affinity;
+  /** Host-network pods also tolerate `node.kubernetes.io/network-unavailable`. */
+  readonly hostNetwork?: boolean;
+}
+
+/** The verdict for one node. */
+export interface NodeVerdict {
+  /** The node's name. */
+  readonly name: string;
+  /** Whether the DaemonSet runs a pod on it. */
+  readonly eligible: boolean;
+  /** Why not, one reason per obstacle; empty when eligible. */
+  readonly reasons: string[];
+  /**
+   * The node labels that would make it eligible, when labels are its only
+   * obstacle (a missing label or one with another value); undefined otherwise.
+   */
+  readonly missingLabels?: Record<string, string>;
+}
+
+/** The verdicts for a list of nodes. */
+export interface EligibilityReport {
+  /** How many nodes run a pod: the DESIRED of `kubectl get daemonset`. */
+  readonly desired: number;
+  /** One verdict per node, in the input order. */
+  readonly nodes: NodeVerdict[];
+}
+
+/**
+ * The tolerations the DaemonSet controller adds to every DaemonSet pod
+ * (pkg/controller/daemon/util: AddOrUpdateDaemonPodTolerations;
+ * https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/#taints-and-tolerations).
+ * So cordoned and pressured nodes still get DaemonSet pods, and pods already
+ * running on not-ready or unreachable nodes are not evicted; but those nodes
+ * also carry not-ready or unreachable NoSchedule taints, which keep new pods off.
+ */
+export const DAEMONSET_TOLERATIONS: readonly k8s.Toleration[] = [
+  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
+];
+
+/** Added only for pods with hostNetwork. */
+const HOST_NETWORK_TOLERATION: k8s.Toleration = { key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' };
+
+/**
+ * Whether a toleration tolerates a taint (k8s.io/api/core/v1
+ * Toleration.ToleratesTaint): the effects match or the toleration has none;
+ * the keys match or the toleration has none (with Exists: every taint);
+ * Exists ignores the value, Equal (the default) compares it.
+ */
+export function tolerates(toleration: k8s.Toleration, taint: NodeTaint): boolean {
+  if (toleration.effect && toleration.effect !== taint.effect) {
+    return false;
+  }
+  if (toleration.key && toleration.key !== taint.key) {
+    return false;
+  }
+  switch (toleration.operator ?? 'Equal') {
+    case 'Exists': return true;
+    case 'Equal': return (toleration.value ?? '') === (taint.value ?? '');
+    default: return false;
+  }
+}
+
+/** Whether a label set satisfies a nodeSelector: every key present with exactly its value. */
+export function selectorMatches(nodeSelector: Record<string, string>, labels: Record<string, string>): boolean {
+  return Object.entries(nodeSelector).every(([key, value]) => Object.prototype.hasOwnProperty.call(labels, key) && labels[key] === value);
+}
+
+function requirementMatches(requirement: k8s.NodeSelectorRequirement, value: string | undefined): boolean {
+  const values = requirement.values ?? [];
+  switch (requirement.operator) {
+    case 'In': return value !== undefined && values.includes(value);
+    case 'NotIn': return value === undefined || !values.includes(value);
+    case 'Exists': return value !== undefined;
+    case 'DoesNotExist': return value === undefined;
+    // Gt and Lt compare integers; a value that is not one does not match.
+    case 'Gt': return value !== undefined && /^-?\d+$/.test(value) && Number(value) > Number(values[0]);
+    case 'Lt': return value !== undefined && /^-?\d+$/.test(value) && Number(value) < Number(values[0]);
+    default: return false;
+  }
+}
+
+/**
+ * Whether a node matches a required node affinity: any of the terms; a term
+ * when all its expressions (labels) and fields (`metadata.name`) match; a term
+ * with neither matches nothing.
+ */
+function affinityMatches(terms: readonly k8s.NodeSelectorTerm[], name: string, labels: Record<string, string>): boolean {
+  return terms.some((term) => {
+    const expressions = term.matchExpressions ?? [];
+    const fields = term.matchFields ?? [];
+    if (expressions.length === 0 && fields.length === 0) {
+      return false;
+    }
+    return expressions.every((r) => requirementMatches(r, Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined))
+      && fields.every((r) => r.key === 'metadata.name' && requirementMatches(r, name));
+  });
+}
+
+/** Evaluates one node. Its name must be present (see `readNodeList`). */
+export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
+  const name = node.metadata?.name ?? '';
+  const labels = node.metadata?.labels ?? {};
+  const reasons: string[] = [];
+  const missingLabels: Record<string, string> = {};
+
+  for (const [key, want] of Object.entries(pod.nodeSelector ?? {})) {
+    if (!Object.prototype.hasOwnProperty.call(labels, key)) {
+      reasons.push(`missing label ${key}`);
+      missingLabels[key] = want;
+    } else if (labels[key] !== want) {
+      reasons.push(`label ${key}=${labels[key]}, want ${want}`);
+      missingLabels[key] = want;
+    }
+  }
+  const labelReasons = reasons.length;
+
+  const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  if (terms !== undefined && !affinityMatches(terms, name, labels)) {
+    reasons.push('required node affinity does not match');
+  }
+
+  const tolerations = [...(pod.tolerations ?? []), ...DAEMONSET_TOLERATIONS, ...(pod.hostNetwork ? [HOST_NETWORK_TOLERATION] : [])];
+  for (const taint of node.spec?.taints ?? []) {
+    // PreferNoSchedule never keeps a DaemonSet pod off a node.
+    if ((taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerations.some((t) => tolerates(t, taint))) {
+      reasons.push(`taint ${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect} not tolerated`);
+    }
+  }
+
+  const onlyLabels = labelReasons > 0 && reasons.length === labelReasons;
+  return { name, eligible: reasons.length === 0, reasons, missingLabels: onlyLabels ? missingLabels : undefined };
+}
+
+/** Evaluates every node: the verdicts and the DESIRED count. */
+export function evaluateNodes(nodes: readonly KubeNode[], pod: PodScheduling): EligibilityReport {
+  const verdicts = nodes.map((node) => evaluateNode(node, pod));
+  return { desired: verdicts.filter((v) => v.eligible).length, nodes: verdicts };
+}
+
+/**
+ * The scheduling fields of a synthesized DaemonSet (or any workload with a
+ * pod template), so that what is evaluated is exactly what will be applied.
+ */
+export function schedulingOfWorkload(manifest: { readonly spec?: { readonly template?: { readonly spec?: PodScheduling } } }): PodScheduling {
+  const spec = manifest.spec?.template?.spec;
+  if (!spec) {
+    throw new Error('the manifest has no pod template (spec.template.spec)');
+  }
+  return { nodeSelector: spec.nodeSelector, tolerations: spec.tolerations, affinity: spec.affinity, hostNetwork: spec.hostNetwork };
+}
+
+/** What {@link schedulingOfPolicy} reads of a policy, such as a `LabeledNodePolicy`. */
+export interface PolicyLike {
+  /** The labels a node must carry. */
+  readonly nodeSelector: Record<string, string>;
+  /** The policy's tolerations. */
+  readonly tolerations: readonly TolerationLike[];
+}
+
+/** A toleration that renders itself as a Kubernetes Toleration, such as a `NodeToleration`. */
+export interface TolerationLike {
+  /** The Kubernetes Toleration. */
+  toKube(): k8s.Toleration;
+}
+
+/** The scheduling fields a policy gives the pods of its DaemonSets. */
+export function schedulingOfPolicy(policy: PolicyLike): PodScheduling {
+  return { nodeSelector: policy.nodeSelector, tolerations: policy.tolerations.map((t) => t.toKube()) };
+}
