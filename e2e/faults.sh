@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The walkthrough's refusals, against the running local control plane: each
+# must exit non-zero with a one-line reason and change nothing.
+#   KUBECONFIG=... bash e2e/faults.sh NODE
+set -euo pipefail
+cd "$(dirname "$0")/.."
+node_name=${1:?usage: e2e/faults.sh NODE}
+
+expect_refusal() {
+  local title=$1 want=$2
+  shift 2
+  local out status=0
+  out=$("$@" 2>&1) || status=$?
+  if [[ $status -eq 0 ]] || ! grep -qF -- "$want" <<<"$out"; then
+    echo "FAIL: $title: exit $status, wanted a refusal saying \"$want\"; got:" >&2
+    echo "$out" >&2
+    exit 1
+  fi
+  echo "ok: $title -> $(grep -F -- "$want" <<<"$out" | head -n 1)"
+}
+
+labels_before=$(kubectl get node "$node_name" -o jsonpath='{.metadata.labels}')
+
+expect_refusal 'no cluster reachable' 'no cluster reachable with the current kubeconfig' \
+  env KUBECONFIG=/nonexistent/kubeconfig npm run --silent e2e
+expect_refusal 'a node that does not exist' 'node "no-such-node" does not exist' \
+  npm run --silent e2e -- --node no-such-node
+
+kubectl create namespace practice-daemon >/dev/null
+kubectl create configmap foreign -n practice-daemon --from-literal=owner=someone-else >/dev/null
+expect_refusal 'a namespace practice-daemon that already exists' 'namespace practice-daemon already exists' \
+  npm run --silent e2e -- --node "$node_name"
+if [[ $(kubectl get configmap foreign -n practice-daemon -o jsonpath='{.data.owner}') != someone-else ]]; then
+  echo "FAIL: the foreign object in practice-daemon was touched" >&2
+  exit 1
+fi
+kubectl delete namespace practice-daemon --wait=true >/dev/null
+
+if [[ $(kubectl get node "$node_name" -o jsonpath='{.metadata.labels}') != "$labels_before" ]]; then
+  echo "FAIL: the node's labels changed" >&2
+  exit 1
+fi
+echo "ok: nothing changed by the refusals"
