@@ -117,5 +117,21 @@ function testSection(): string[][] {
 
 console.log(`machine: ${machine()}`);
 console.log(`rounds: ${ROUNDS} (median, interleaved, after one warm-up each)\n`);
-printTable(['benchmark', 'figure', 'note'], [...synthSection(), ...checksSection(), ...manyVariantsSection(), ...eligibilitySection(), ...testSection()]);
+/** A section's rows; a section that fails says so in the table, and the others still run. */
+function section(rows: () => string[][], name: string): string[][] {
+  try {
+    return rows();
+  } catch (e) {
+    process.exitCode = 1;
+    return [[name, 'FAILED', (e as Error).message.split('\n')[0]]];
+  }
+}
+
+printTable(['benchmark', 'figure', 'note'], [
+  ...section(synthSection, 'synth vs template'),
+  ...section(checksSection, 'checks overhead'),
+  ...section(manyVariantsSection, 'many variants'),
+  ...section(eligibilitySection, 'eligibility'),
+  ...section(testSection, 'tests'),
+]);
 fs.rmSync(scratch, { recursive: true, force: true });

@@ -69,7 +69,7 @@ export interface NodeReporterDaemonSetProps {
   /**
    * The `kubernetes.io/change-cause` annotation of the DaemonSet, which
    * `kubectl rollout history` shows for each revision.
-   * @default - 'node-reporter <version>', e.g. 'node-reporter v1'
+   * @default - '<name> <version>', e.g. 'node-reporter v1'
    */
   readonly changeCause?: string;
 
@@ -204,7 +204,7 @@ export class NodeReporterDaemonSet extends Construct {
     this.image = props.image ?? DEFAULT_IMAGE;
     this.intervalSeconds = props.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS;
     this.resources = props.resources ?? DEFAULT_RESOURCES;
-    this.changeCause = props.changeCause ?? `node-reporter ${props.version}`;
+    this.changeCause = props.changeCause ?? `${this.name} ${props.version}`;
     this.maxUnavailable = props.maxUnavailable ?? kplus.PercentOrAbsolute.absolute(1);
     this.maxSurge = props.maxSurge ?? kplus.PercentOrAbsolute.absolute(0);
     this.minReadySeconds = props.minReadySeconds ?? 0;
@@ -216,7 +216,7 @@ export class NodeReporterDaemonSet extends Construct {
 
     validateProps(this, () => {
       if (!(props.policy instanceof LabeledNodePolicy)) {
-        throw new Error(`'policy' must be a LabeledNodePolicy but got ${String(props.policy)}`);
+        throw new Error(`'policy' must be a LabeledNodePolicy but got ${JSON.stringify(props.policy) ?? String(props.policy)}`);
       }
       validateVersion('version', this.version);
       validateDns1123Label('name', this.name);
@@ -225,7 +225,7 @@ export class NodeReporterDaemonSet extends Construct {
       validateResources(this.resources);
       validateSingleLine('changeCause', this.changeCause, 1024);
       validateLabels('labels', labels);
-      if (SELECTOR_LABEL_KEY in labels) {
+      if (Object.prototype.hasOwnProperty.call(labels, SELECTOR_LABEL_KEY)) {
         throw new Error(`'labels' must not set '${SELECTOR_LABEL_KEY}', the selector label this construct owns, but got "${SELECTOR_LABEL_KEY}: ${labels[SELECTOR_LABEL_KEY]}"`);
       }
       validateAnnotations('annotations', annotations);

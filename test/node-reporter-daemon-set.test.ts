@@ -195,6 +195,7 @@ describe('NodeReporterDaemonSet composed in a foreign chart', () => {
       expect(ds.metadata.namespace).toBe('monitoring');
       expect(ds.spec.template.spec.nodeSelector).toEqual({ 'node-role.example.com/agents': 'true' });
     }
+    expect(canary.metadata.annotations['kubernetes.io/change-cause']).toBe('node-reporter-canary v4-rc.1');
     expect(stable.spec.template.spec.containers[0].command[2]).toContain('version=v3;');
     expect(canary.spec.template.spec.containers[0].command[2]).toContain('version=v4-rc.1;');
     const selects = (ds: Manifest, pod: Manifest) =>
@@ -237,6 +238,7 @@ describe('NodeReporterDaemonSet composed in a foreign chart', () => {
 
 describe('NodeReporterDaemonSet bad input', () => {
   const cases: Array<[string, Partial<NodeReporterDaemonSetProps>, RegExp]> = [
+    ['a policy that is not a LabeledNodePolicy', { policy: { key: 'a', value: 'b' } as unknown as LabeledNodePolicy }, /'policy' must be a LabeledNodePolicy but got \{"key":"a","value":"b"\}/],
     ['a version with a shell command', { version: 'v1; rm -rf /' }, /'version' must be a plain token matching .* but got "v1; rm -rf \/"/],
     ['a version with a command substitution', { version: '$(id)' }, /'version' .* but got "\$\(id\)"/],
     ['a version with a backtick', { version: 'v1`id`' }, /'version' .* but got "v1`id`"/],
