@@ -23,6 +23,11 @@ labels_before=$(kubectl get node "$node_name" -o jsonpath='{.metadata.labels}')
 
 expect_refusal 'no cluster reachable' 'no cluster reachable with the current kubeconfig' \
   env KUBECONFIG=/nonexistent/kubeconfig npm run --silent e2e
+wrong=$(mktemp)
+sed 's/^current-context: .*/current-context: no-such-context/' "$KUBECONFIG" >"$wrong"
+expect_refusal 'a current context that does not exist' 'context no-such-context' \
+  env KUBECONFIG="$wrong" npm run --silent e2e
+rm -f "$wrong"
 expect_refusal 'a node that does not exist' 'node "no-such-node" does not exist' \
   npm run --silent e2e -- --node no-such-node
 
