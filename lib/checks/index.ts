@@ -1,7 +1,8 @@
 /**
  * Manifest checks for any synthesized YAML, this project's or a consumer's:
  * strict schema, Pod Security "restricted" (v1.28), workload and metadata
- * rules. They judge manifests, not constructs, so they import none.
+ * rules. They judge manifests, not constructs, so they import none (only the
+ * shared prop rules and the selector semantics of ../eligibility).
  *
  * An object waives one rule on purpose with the annotation
  * `checks.node-reporter.dev/waive-<rule id>: <reason>`; its findings for that
@@ -102,7 +103,7 @@ export function isBlocking(finding: Finding): boolean {
   return finding.severity === Severity.ERROR && finding.waived === undefined;
 }
 
-/** A finding as two lines a person can act on: where and what, then the rule and the fix. */
+/** A finding as a person can act on it: where and what, then the rule, the fix and any waiver. */
 export function formatFinding(f: Finding): string {
   const status = f.waived !== undefined ? `waived ${f.severity}` : f.severity;
   const where = [f.file, f.object, f.path].filter((x) => x !== undefined).join(': ');

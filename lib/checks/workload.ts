@@ -2,6 +2,7 @@
  * Workload rules beyond Pod Security: a selector that selects the pods, a uid
  * for runAsNonRoot, resources, pinned images.
  */
+import { requirementMatches, selectorMatches } from '../eligibility/evaluate';
 import { join, KubeObject, Problem, show } from './finding';
 import { containersOf, PodTemplate } from './pod-templates';
 import { RULES } from './rules';
@@ -9,25 +10,15 @@ import { RULES } from './rules';
 /** Kinds whose selector is required and must select the pod template. */
 const SELECTOR_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'ReplicaSet']);
 
+/** Operators of a label selector; Gt and Lt exist only in node selectors. */
+const LABEL_SELECTOR_OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
+
 /** Whether a label selector (matchLabels and matchExpressions) selects these labels. */
-export function selectorMatches(selector: KubeObject, labels: Record<string, string>): boolean {
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (labels[key] !== value) {
-      return false;
-    }
-  }
-  for (const expression of selector.matchExpressions ?? []) {
-    const has = Object.prototype.hasOwnProperty.call(labels, expression.key);
-    const values: string[] = expression.values ?? [];
-    switch (expression.operator) {
-      case 'In': if (!has || !values.includes(labels[expression.key])) return false; break;
-      case 'NotIn': if (has && values.includes(labels[expression.key])) return false; break;
-      case 'Exists': if (!has) return false; break;
-      case 'DoesNotExist': if (has) return false; break;
-      default: return false;
-    }
-  }
-  return true;
+export function labelSelectorMatches(selector: KubeObject, labels: Record<string, string>): boolean {
+  const label = (key: string) => (Object.prototype.hasOwnProperty.call(labels, key) ? labels[key] : undefined);
+  return selectorMatches(selector.matchLabels ?? {}, labels)
+    && (selector.matchExpressions ?? []).every((r: { key: string; operator: string; values?: string[] }) =>
+      LABEL_SELECTOR_OPERATORS.has(r.operator) && requirementMatches(r, label(r.key)));
 }
 
 function checkSelector(obj: KubeObject, pod: PodTemplate): Problem[] {
@@ -40,7 +31,7 @@ function checkSelector(obj: KubeObject, pod: PodTemplate): Problem[] {
     return [{ rule: RULES.selector, path: 'spec.selector', message: `the selector is empty (${show(selector ?? null)}): it would select every pod in the namespace, and the API server refuses it` }];
   }
   const labels = pod.metadata.labels ?? {};
-  if (!selectorMatches(selector, labels)) {
+  if (!labelSelectorMatches(selector, labels)) {
     return [{ rule: RULES.selector, path: 'spec.selector', message: `the selector ${show(selector)} does not select the pod template labels ${show(labels)}` }];
   }
   return [];

@@ -121,7 +121,12 @@ export function selectorMatches(nodeSelector: Record<string, string>, labels: Re
   return Object.entries(nodeSelector).every(([key, value]) => Object.prototype.hasOwnProperty.call(labels, key) && labels[key] === value);
 }
 
-function requirementMatches(requirement: k8s.NodeSelectorRequirement, value: string | undefined): boolean {
+/**
+ * Whether a label's value (undefined when the label is absent) satisfies one
+ * selector requirement: In, NotIn, Exists, DoesNotExist, and for node
+ * selectors Gt and Lt.
+ */
+export function requirementMatches(requirement: k8s.NodeSelectorRequirement, value: string | undefined): boolean {
   const values = requirement.values ?? [];
   switch (requirement.operator) {
     case 'In': return value !== undefined && values.includes(value);
