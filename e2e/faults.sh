@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The walkthrough's refusals, against the running local control plane: each
-# must exit non-zero with a one-line reason and change nothing.
+# The walkthrough's refusals, against a running cluster (e2e/cluster.sh): each
+# must exit non-zero with a one-line reason and change nothing. Then manifests
+# that cannot run: the walkthrough must fail with the kubelet's own reason.
 #   KUBECONFIG=... bash e2e/faults.sh NODE
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +41,21 @@ if [[ $(kubectl get configmap foreign -n practice-daemon -o jsonpath='{.data.own
   exit 1
 fi
 kubectl delete namespace practice-daemon --wait=true >/dev/null
+
+# A copy of dist/ whose v1 is changed by the sed expression: the agent cannot run.
+expect_cannot_run() {
+  local title=$1 want=$2 edit=$3 dir
+  dir=$(mktemp -d)
+  cp dist/*.k8s.yaml "$dir"
+  sed -i -e "$edit" "$dir/node-reporter-v1.k8s.yaml"
+  expect_refusal "$title" "$want" npm run --silent e2e -- --node "$node_name" --dist "$dir" --timeout 30
+  rm -rf "$dir"
+}
+expect_cannot_run 'runAsNonRoot without a uid' 'container has runAsNonRoot and image will run as root' \
+  '/runAsUser:/d; /runAsGroup:/d'
+expect_cannot_run 'runAsGroup without runAsUser' 'user group "65534" is specified without user' '/runAsUser:/d'
+expect_cannot_run 'a memory limit under what the container needs' 'container init was OOM-killed' \
+  's/memory: 32Mi/memory: 1Mi/; s/memory: 16Mi/memory: 1Mi/'
 
 if [[ $(kubectl get node "$node_name" -o jsonpath='{.metadata.labels}') != "$labels_before" ]]; then
   echo "FAIL: the node's labels changed" >&2

@@ -1,15 +1,11 @@
 /**
  * `npm run e2e`: the README walkthrough against the cluster of the current
- * kubeconfig. It prints each step with its evidence, stops at the first wrong
- * answer, and always cleans up what it created (the namespace, the node label).
+ * kubeconfig (the local one of e2e/cluster.sh, kind, minikube, a real one).
+ * It prints each step with its evidence, stops at the first wrong answer with
+ * the reason the kubelet or the API server gave, and always cleans up what it
+ * created (the namespace, the node label).
  *
- * On a cluster with kubelets it proves everything the README promises (pods
- * run, logs, rollout status). On a control plane without kubelets (see
- * e2e/control-plane.sh) it proves what the API server and the DaemonSet
- * controller decide, and force-deletes pods that stay Terminating for want of
- * a kubelet, saying so.
- *
- * Usage: npm run e2e -- [--node NAME] [--kubelet | --no-kubelet] [--timeout SECONDS]
+ * Usage: npm run e2e -- [--node NAME] [--dist DIR] [--timeout SECONDS]
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -19,15 +15,31 @@ const NAMESPACE = 'practice-daemon';
 const DAEMONSET = 'node-reporter';
 const LABEL_KEY = 'practice-tier';
 const LABEL_VALUE = 'operations';
-const DIST = path.join(__dirname, '..', 'dist');
+const UID = '65534';
+
+/** A privileged pod: Pod Security "restricted" must refuse it in the namespace. */
+const PRIVILEGED_POD = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'privileged-probe', namespace: NAMESPACE },
+  spec: { containers: [{ name: 'c', image: 'busybox:1.36', command: ['sleep', '1'], securityContext: { privileged: true } }] },
+});
+
+/** Container states that will not get better by waiting: the kubelet's reason ends the run. */
+const STUCK_REASONS = new Set([
+  'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'CrashLoopBackOff', 'StartError',
+  'ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull', 'InvalidImageName', 'OOMKilled', 'ContainerCannotRun',
+]);
 
 class StepFailed extends Error {}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-function kubectl(args: string[], options: { allowFail?: boolean } = {}): { ok: boolean; out: string; err: string } {
-  const result = spawnSync('kubectl', ['--request-timeout=20s', ...args], { encoding: 'utf-8' });
+interface KubectlResult { ok: boolean; out: string; err: string }
+
+function kubectl(args: string[], options: { allowFail?: boolean; input?: string } = {}): KubectlResult {
+  const result = spawnSync('kubectl', ['--request-timeout=20s', ...args], { encoding: 'utf-8', input: options.input });
   if (result.error) {
     throw new StepFailed(`kubectl could not run: ${result.error.message}`);
   }
@@ -57,7 +69,7 @@ function waitFor<T>(what: string, seconds: number, check: () => T | undefined, s
     if (Date.now() > deadline) {
       throw new StepFailed(`timed out after ${seconds}s waiting for ${what}; last seen: ${state()}`);
     }
-    sleep(1000);
+    sleep(500);
   }
 }
 
@@ -69,23 +81,18 @@ function evidence(text: string): void {
   console.log(`   ok: ${text}`);
 }
 
-function note(text: string): void {
-  console.log(`   note: ${text}`);
-}
-
 interface Options {
   node?: string;
-  kubelet?: boolean;
+  dist: string;
   timeout: number;
 }
 
 function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
-      'node': { type: 'string' },
-      'kubelet': { type: 'boolean' },
-      'no-kubelet': { type: 'boolean' },
-      'timeout': { type: 'string', default: '60' },
+      node: { type: 'string' },
+      dist: { type: 'string', default: path.join(__dirname, '..', 'dist') },
+      timeout: { type: 'string', default: '60' },
     },
     strict: true,
   });
@@ -93,7 +100,7 @@ function parseOptions(): Options {
   if (!Number.isInteger(timeout) || timeout < 1) {
     throw new StepFailed(`--timeout must be a whole number of seconds but got ${JSON.stringify(values.timeout)}`);
   }
-  return { node: values.node, kubelet: values['no-kubelet'] ? false : values.kubelet, timeout };
+  return { node: values.node, dist: values.dist, timeout };
 }
 
 function daemonPods(nodeName: string): Json[] {
@@ -108,24 +115,56 @@ function describePods(nodeName: string): string {
   return JSON.stringify(daemonPods(nodeName).map((p) => ({ name: p.metadata.name, node: p.spec.nodeName, phase: p.status?.phase, deleting: Boolean(p.metadata.deletionTimestamp) })));
 }
 
-/** Without a kubelet, a deleted pod stays Terminating: finish the deletion by force, and say so. */
-function finishDeletions(nodeName: string, kubelet: boolean): void {
-  if (kubelet) {
-    return;
+/** The kubelet's reason when a container of the pod cannot run, from its waiting or last terminated state. */
+function podProblem(pod: Json): string | undefined {
+  for (const status of pod.status?.containerStatuses ?? []) {
+    for (const state of [status.state?.waiting, status.state?.terminated, status.lastState?.terminated]) {
+      if (state?.reason && STUCK_REASONS.has(state.reason) || (state?.exitCode ?? 0) !== 0) {
+        return `pod ${pod.metadata.name}, container ${status.name}: ${state.reason ?? 'exit'}${state.exitCode !== undefined ? ` (exit code ${state.exitCode})` : ''}: ${(state.message ?? '').trim() || '(no message)'}`;
+      }
+    }
   }
-  for (const pod of daemonPods(nodeName).filter((p) => p.metadata.deletionTimestamp)) {
-    note(`no kubelet to finish deleting pod ${pod.metadata.name}: force-deleting it`);
-    kubectl(['delete', 'pod', pod.metadata.name, '-n', NAMESPACE, '--grace-period=0', '--force', '--wait=false'], { allowFail: true });
+  return undefined;
+}
+
+/** Fails at once, with the kubelet's reason, when a live reporter pod on the node cannot run. */
+function failIfStuck(nodeName: string): void {
+  // A pod being replaced is killed on purpose (exit 137: the shell ignores SIGTERM).
+  for (const pod of daemonPods(nodeName).filter((p) => !p.metadata.deletionTimestamp)) {
+    const problem = podProblem(pod) ?? sandboxProblem(pod);
+    if (problem) {
+      throw new StepFailed(`the agent cannot run: ${problem}`);
+    }
   }
 }
 
-/** The one live reporter pod on the node, once the controller created and the scheduler bound it. */
-function waitForPod(nodeName: string, o: Options, kubelet: boolean, accept: (pod: Json) => boolean = () => true): Json {
-  return waitFor('one reporter pod on the node', o.timeout, () => {
-    finishDeletions(nodeName, kubelet);
+/** The kubelet's reason when the pod's sandbox cannot be created: it is only in the pod's events. */
+function sandboxProblem(pod: Json): string | undefined {
+  if (pod.status?.containerStatuses?.some((c: Json) => c.state?.running)) {
+    return undefined;
+  }
+  const events = kubectlJson(['get', 'events', '-n', NAMESPACE, '--field-selector', `involvedObject.uid=${pod.metadata.uid},type=Warning`]).items;
+  const failed = events.find((e: Json) => e.reason === 'FailedCreatePodSandBox');
+  return failed ? `pod ${pod.metadata.name}: ${failed.reason}: ${failed.message}` : undefined;
+}
+
+/** The one live reporter pod on the node that the check accepts, Running and Ready. */
+function waitForReadyPod(nodeName: string, o: Options, accept: (pod: Json) => boolean = () => true): Json {
+  return waitFor('one Running and Ready reporter pod on the node', o.timeout, () => {
+    failIfStuck(nodeName);
     const live = daemonPods(nodeName).filter((p) => !p.metadata.deletionTimestamp);
-    return live.length === 1 && live[0].spec.nodeName === nodeName && accept(live[0]) ? live[0] : undefined;
+    const pod = live.length === 1 && live[0].spec.nodeName === nodeName && accept(live[0]) ? live[0] : undefined;
+    const ready = pod?.status?.phase === 'Running' && (pod.status.conditions ?? []).some((c: Json) => c.type === 'Ready' && c.status === 'True');
+    return ready ? pod : undefined;
   }, () => describePods(nodeName));
+}
+
+function rolloutStatus(o: Options): void {
+  const { ok, out, err } = kubectl(['rollout', 'status', `daemonset/${DAEMONSET}`, '-n', NAMESPACE, `--timeout=${o.timeout}s`], { allowFail: true });
+  if (!ok) {
+    throw new StepFailed(`kubectl rollout status did not complete: ${(err || out).trim()}`);
+  }
+  evidence(`kubectl rollout status: ${out.trim().split('\n').pop()}`);
 }
 
 function checkOwner(pod: Json): void {
@@ -141,12 +180,47 @@ function expectLog(pod: Json, nodeName: string, version: string, o: Options): vo
     const { ok, out } = kubectl(['logs', pod.metadata.name, '-n', NAMESPACE], { allowFail: true });
     return ok ? out.split('\n').find((l) => l.trim() === want) : undefined;
   }, () => kubectl(['logs', pod.metadata.name, '-n', NAMESPACE], { allowFail: true }).out.trim().slice(-200) || '(no log yet)');
-  evidence(`pod log says "${line}"`);
+  evidence(`kubectl logs: "${line}"`);
 }
 
-function apply(file: string, validate: boolean): void {
-  const out = kubectl(['apply', '-f', path.join(DIST, file), ...(validate ? [] : ['--validate=false'])]).out.trim();
-  evidence(out.split('\n').join('; '));
+/** uid 65534 and a read-only root, seen from inside the running container. */
+function expectRestrictedInside(pod: Json): void {
+  const exec = (script: string) => kubectl(['exec', pod.metadata.name, '-n', NAMESPACE, '-c', 'reporter', '--', 'sh', '-c', script], { allowFail: true });
+  const id = exec('id -u');
+  if (!id.ok || id.out.trim() !== UID) {
+    throw new StepFailed(`kubectl exec id -u: wanted ${UID}, got ${JSON.stringify((id.out || id.err).trim())}`);
+  }
+  evidence(`kubectl exec: id -u is ${UID}`);
+  const write = exec('touch /e2e-probe');
+  if (write.ok || !/read-only file system/i.test(write.err + write.out)) {
+    throw new StepFailed(`kubectl exec touch /e2e-probe: wanted "Read-only file system", got exit ${write.ok ? 0 : 'non-zero'} ${JSON.stringify((write.err || write.out).trim())}`);
+  }
+  evidence(`kubectl exec: writing / fails with "${(write.err + write.out).trim().split('\n')[0]}"`);
+}
+
+function expectPodSecurityRefusal(): void {
+  const { ok, err } = kubectl(['apply', '--validate=strict', '-f', '-'], { allowFail: true, input: PRIVILEGED_POD });
+  if (ok || !err.includes('violates PodSecurity "restricted')) {
+    kubectl(['delete', 'pod', 'privileged-probe', '-n', NAMESPACE, '--wait=false'], { allowFail: true });
+    throw new StepFailed(`a privileged pod in ${NAMESPACE} was not refused by Pod Security admission: ${(err || 'created').trim()}`);
+  }
+  evidence(`a privileged pod is refused by the API server:\n      ${err.trim()}`);
+}
+
+function apply(dist: string, file: string): void {
+  const { ok, out, err } = kubectl(['apply', '--validate=strict', '-f', path.join(dist, file)], { allowFail: true });
+  if (!ok) {
+    throw new StepFailed(`kubectl apply --validate=strict -f ${file} was refused: ${err.trim()}`);
+  }
+  evidence(`kubectl apply --validate=strict: ${out.trim().split('\n').join('; ')}`);
+}
+
+function expectCounts(desired: number, o: Options): void {
+  const s = waitFor(`DESIRED/CURRENT/READY ${desired}/${desired}/${desired}`, o.timeout, () => {
+    const st = dsStatus();
+    return st.desiredNumberScheduled === desired && st.currentNumberScheduled === desired && (st.numberReady ?? 0) === desired ? st : undefined;
+  }, () => JSON.stringify(dsStatus()));
+  evidence(`DESIRED ${s.desiredNumberScheduled}, CURRENT ${s.currentNumberScheduled}, READY ${s.numberReady ?? 0}`);
 }
 
 function run(): void {
@@ -173,21 +247,16 @@ function run(): void {
     throw new StepFailed(`the cluster has ${nodes.length} nodes (${nodes.map((n) => n.metadata.name).join(', ')}); pass --node NAME`);
   }
   const nodeName: string = node.metadata.name;
-  const kubelet = o.kubelet ?? (Boolean(node.status?.nodeInfo?.kubeletVersion) && (node.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? 0) > 0);
-  evidence(`node ${nodeName}; ${kubelet ? 'kubelets present: pods run, logs and readiness are checked' : 'no kubelet: scheduling decisions are checked, not running pods'}`);
+  if (!node.status?.nodeInfo?.kubeletVersion) {
+    throw new StepFailed(`node ${nodeName} has no kubelet (no status.nodeInfo.kubeletVersion): the walkthrough runs the agent for real`);
+  }
+  evidence(`node ${nodeName}, kubelet ${node.status.nodeInfo.kubeletVersion}, ${node.status.nodeInfo.containerRuntimeVersion}`);
 
   const existing = kubectl(['get', 'namespace', NAMESPACE, '-o', 'name'], { allowFail: true });
   if (existing.ok) {
     throw new StepFailed(`namespace ${NAMESPACE} already exists; the walkthrough creates and deletes it, so it will not touch one it did not create (delete it first, or run against another cluster)`);
   }
   const previousLabel: string | undefined = node.metadata.labels?.[LABEL_KEY];
-  const [major, minor] = [Number(server.major), Number(String(server.minor).replace(/\D.*$/, ''))];
-  // Fields newer than the server (updateStrategy.rollingUpdate.maxSurge is
-  // 1.21+) fail kubectl's client-side validation; the server drops them.
-  const validate = major > 1 || minor >= 21;
-  if (!validate) {
-    note(`Kubernetes ${server.major}.${server.minor} predates fields the manifests use (maxSurge, 1.21): applying with --validate=false, the server drops them`);
-  }
 
   let created = false;
   let cleanupError: string | undefined;
@@ -196,51 +265,46 @@ function run(): void {
     kubectl(['label', 'node', nodeName, `${LABEL_KEY}=${LABEL_VALUE}`, '--overwrite']);
     evidence(`node ${nodeName} labelled`);
 
-    step('2. apply v1: DESIRED 1, CURRENT 1, the pod on the node, owned by the DaemonSet');
+    step('2. apply v1: rollout completes, 1/1/1, the pod runs on the node as uid 65534 and logs');
     created = true;
-    apply('node-reporter-v1.k8s.yaml', validate);
-    const first = waitForPod(nodeName, o, kubelet);
-    const status = waitFor('DESIRED 1 and CURRENT 1', o.timeout, () => {
-      const s = dsStatus();
-      return s.desiredNumberScheduled === 1 && s.currentNumberScheduled === 1 ? s : undefined;
-    }, () => JSON.stringify(dsStatus()));
-    evidence(`DESIRED ${status.desiredNumberScheduled}, CURRENT ${status.currentNumberScheduled}`);
+    apply(o.dist, 'node-reporter-v1.k8s.yaml');
+    const first = waitForReadyPod(nodeName, o);
+    rolloutStatus(o);
+    expectCounts(1, o);
     checkOwner(first);
-    evidence(`pod ${first.metadata.name} runs on ${first.spec.nodeName}, owned by DaemonSet/${DAEMONSET}`);
+    evidence(`pod ${first.metadata.name} is Running on ${first.spec.nodeName}, owned by DaemonSet/${DAEMONSET}`);
     const wide = kubectl(['get', 'daemonset', DAEMONSET, '-n', NAMESPACE, '-o', 'wide']).out;
     if (!wide.includes(`${LABEL_KEY}=${LABEL_VALUE}`)) {
       throw new StepFailed(`kubectl get ds -o wide shows no NODE SELECTOR ${LABEL_KEY}=${LABEL_VALUE}:\n${wide}`);
     }
     evidence(`kubectl get ds -o wide shows NODE SELECTOR ${LABEL_KEY}=${LABEL_VALUE}`);
-    if (kubelet) {
-      kubectl(['rollout', 'status', `daemonset/${DAEMONSET}`, '-n', NAMESPACE, `--timeout=${o.timeout}s`]);
-      evidence(`rollout status complete, READY ${dsStatus().numberReady}`);
-      expectLog(first, nodeName, 'v1', o);
-    }
+    expectLog(first, nodeName, 'v1', o);
+    expectRestrictedInside(first);
 
-    step('3. remove the label: DESIRED 0 and the pod goes away; label again: a new pod');
+    step('3. Pod Security: the namespace enforces "restricted"');
+    expectPodSecurityRefusal();
+
+    step('4. remove the label: DESIRED 0 and the pod goes away; label again: a new pod');
     kubectl(['label', 'node', nodeName, `${LABEL_KEY}-`]);
     waitFor('DESIRED 0 and no pod on the node', o.timeout, () => {
-      finishDeletions(nodeName, kubelet);
       return dsStatus().desiredNumberScheduled === 0 && daemonPods(nodeName).length === 0 ? true : undefined;
     }, () => `${JSON.stringify(dsStatus())} pods ${describePods(nodeName)}`);
     evidence('DESIRED 0, pod gone');
     kubectl(['label', 'node', nodeName, `${LABEL_KEY}=${LABEL_VALUE}`]);
-    const again = waitForPod(nodeName, o, kubelet);
+    const again = waitForReadyPod(nodeName, o);
     if (again.metadata.uid === first.metadata.uid) {
       throw new StepFailed(`the pod after relabelling has the old uid ${first.metadata.uid}`);
     }
-    evidence(`new pod ${again.metadata.name} (uid ${again.metadata.uid}, was ${first.metadata.uid})`);
+    evidence(`new pod ${again.metadata.name} Running (uid ${again.metadata.uid}, was ${first.metadata.uid})`);
 
-    step('4. apply v2: the pod is replaced by one running version=v2; rollout history shows revisions 1 and 2');
-    apply('node-reporter-v2.k8s.yaml', validate);
+    step('5. apply v2: rollout completes, the new pod logs version=v2; rollout history shows revisions 1 and 2');
+    apply(o.dist, 'node-reporter-v2.k8s.yaml');
     const isV2 = (p: Json) => String(p.spec.containers[0].command?.[2] ?? '').includes('version=v2;');
-    const second = waitForPod(nodeName, o, kubelet, isV2);
-    evidence(`pod ${second.metadata.name} replaced ${again.metadata.name}; its command prints version=v2`);
-    if (kubelet) {
-      kubectl(['rollout', 'status', `daemonset/${DAEMONSET}`, '-n', NAMESPACE, `--timeout=${o.timeout}s`]);
-      expectLog(second, nodeName, 'v2', o);
-    }
+    const second = waitForReadyPod(nodeName, o, isV2);
+    rolloutStatus(o);
+    expectCounts(1, o);
+    evidence(`pod ${second.metadata.name} replaced ${again.metadata.name}`);
+    expectLog(second, nodeName, 'v2', o);
     const history = waitFor('revisions 1 and 2 with change-causes', o.timeout, () => {
       const out = kubectl(['rollout', 'history', `daemonset/${DAEMONSET}`, '-n', NAMESPACE]).out;
       return /^1\s+node-reporter v1\s*$/m.test(out) && /^2\s+node-reporter v2\s*$/m.test(out) ? out : undefined;
@@ -250,25 +314,15 @@ function run(): void {
     step('cleanup: the namespace and the node label');
     if (created) {
       kubectl(['delete', 'namespace', NAMESPACE, '--wait=false'], { allowFail: true });
-      // Without a kubelet the pods the namespace deletion removes stay
-      // Terminating, and so would the namespace: finish them by force.
-      const gone = (() => {
-        try {
-          return waitFor(`namespace ${NAMESPACE} to be deleted`, o.timeout, () => {
-            if (!kubelet) {
-              for (const pod of kubectlJson(['get', 'pods', '-n', NAMESPACE]).items) {
-                note(`no kubelet to finish deleting pod ${pod.metadata.name}: force-deleting it`);
-                kubectl(['delete', 'pod', pod.metadata.name, '-n', NAMESPACE, '--grace-period=0', '--force', '--wait=false'], { allowFail: true });
-              }
-            }
-            return kubectl(['get', 'namespace', NAMESPACE], { allowFail: true }).ok ? undefined : true;
-          }, () => kubectl(['get', 'all', '-n', NAMESPACE], { allowFail: true }).out.trim());
-        } catch (e) {
-          cleanupError = (e as Error).message;
-          return false;
-        }
-      })();
-      console.log(`   ${gone ? `namespace ${NAMESPACE} deleted` : `namespace ${NAMESPACE} NOT deleted: ${cleanupError}`}`);
+      try {
+        waitFor(`namespace ${NAMESPACE} to be deleted`, o.timeout, () => {
+          return kubectl(['get', 'namespace', NAMESPACE], { allowFail: true }).ok ? undefined : true;
+        }, () => kubectl(['get', 'all', '-n', NAMESPACE], { allowFail: true }).out.trim());
+        console.log(`   namespace ${NAMESPACE} deleted`);
+      } catch (e) {
+        cleanupError = (e as Error).message;
+        console.log(`   namespace ${NAMESPACE} NOT deleted: ${cleanupError}`);
+      }
     }
     const restore = previousLabel === undefined ? [`${LABEL_KEY}-`] : [`${LABEL_KEY}=${previousLabel}`, '--overwrite'];
     kubectl(['label', 'node', nodeName, ...restore], { allowFail: true });

@@ -1,0 +1,453 @@
+#!/usr/bin/env bash
+# A local single-node Kubernetes v1.32.13 cluster with a real kubelet, for the
+# walkthrough (npm run e2e) on machines without a cluster, and for CI.
+#
+#   e2e/cluster.sh start         start everything; prints `export KUBECONFIG=...` on stdout
+#   e2e/cluster.sh stop          stop what start started (by PID) and undo its host changes
+#   e2e/cluster.sh host-state    print the host state start changes (for a before/after diff)
+#
+# Binaries: ../shared/k8s/v1.32.13 (or $NODE_REPORTER_K8S_BUNDLE), checked
+# against its SHA256SUMS and unpacked into $NODE_REPORTER_E2E_CACHE (default
+# ~/.cache/node-reporter-e2e), outside the repository. Images (busybox:1.36,
+# pause) are built from this machine's files: nothing is pulled. Run state
+# lives in $NODE_REPORTER_E2E_RUN (default /tmp/node-reporter-e2e).
+#
+# Everything listens on 127.0.0.1, except the kubelet on the bridge k132br0
+# (10.245.0.1) that this script creates. Every recipe detail comes from
+# ../shared/k8s/v1.32.13/FACTS.md. Needs root (mounts, cgroups, netlink).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+K8S_VERSION=1.32.13
+BUNDLE=${NODE_REPORTER_K8S_BUNDLE:-$HERE/../../shared/k8s/v$K8S_VERSION}
+CACHE=${NODE_REPORTER_E2E_CACHE:-$HOME/.cache/node-reporter-e2e}
+BIN=$CACHE/bin-$K8S_VERSION
+IMAGES=$CACHE/images
+RUN=${NODE_REPORTER_E2E_RUN:-/tmp/node-reporter-e2e}
+NODE=${NODE_REPORTER_E2E_NODE:-labex-v135}
+BRIDGE=k132br0
+NODE_IP=10.245.0.1
+POD_SUBNET=10.245.0.0/24
+CGROUP_ROOT=k132
+CNI_NETWORK=node-reporter-e2e
+ETCD_PORT=44379
+ETCD_PEER_PORT=44380
+APISERVER_PORT=46443
+KUBELET_PORT=40250
+# The sysctls the kubelet sets (protectKernelDefaults: false) and the one the
+# bridge plugin sets for a gateway; saved at start, restored at stop.
+SYSCTLS=(vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes net.ipv4.ip_forward)
+# Host paths containerd 1.6 and the kubelet use outside the run directory;
+# removed at stop when this run created them.
+HOST_PATHS=(/run/containerd /var/lib/cni /var/log/containers /var/lib/kubelet)
+
+log() { echo "[cluster] $*" >&2; }
+die() { log "$*"; exit 1; }
+
+require_root() {
+  [[ $(id -u) -eq 0 ]] || die "needs root (mounts, cgroups, a bridge, containerd); run it as root"
+}
+
+install_packages() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  if ((${#missing[@]})); then
+    log "apt-get install ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+kubectl_minor() {
+  kubectl version --client -o json 2>/dev/null | sed -n 's/.*"minor": *"\([0-9]*\).*/\1/p' | head -n 1
+}
+
+prerequisites() {
+  install_packages containerd runc containernetworking-plugins busybox-static xz-utils openssl iproute2 curl gcc libc6-dev
+  # A 1.31-1.33 client: Debian 12 machines of this kind have one; Debian 13's
+  # apt has kubectl 1.32 (Debian 12's own kubernetes-client is 1.20, too old).
+  local minor
+  minor=$(command -v kubectl >/dev/null && kubectl_minor || true)
+  if [[ -z $minor || $minor -lt 31 || $minor -gt 33 ]]; then
+    install_packages kubectl
+    minor=$(kubectl_minor)
+    [[ -n $minor && $minor -ge 31 && $minor -le 33 ]] || die "kubectl 1.31-1.33 is needed for a 1.32 server; found 1.${minor:-?}"
+  fi
+}
+
+# Unpacks the bundle into the cache and checks every binary against SHA256SUMS.
+binaries() {
+  [[ -f $BUNDLE/SHA256SUMS ]] || die "no Kubernetes bundle at $BUNDLE (set NODE_REPORTER_K8S_BUNDLE)"
+  mkdir -p "$BIN"
+  local name
+  for name in $(awk '{print $2}' "$BUNDLE/SHA256SUMS"); do
+    if [[ ! -x $BIN/$name ]]; then
+      log "unpacking $name"
+      xz -dc "$BUNDLE/$name.xz" >"$BIN/$name.partial"
+      chmod 0755 "$BIN/$name.partial"
+      mv "$BIN/$name.partial" "$BIN/$name"
+    fi
+  done
+  (cd "$BIN" && sha256sum --quiet -c "$BUNDLE/SHA256SUMS") || {
+    rm -rf "$BIN"
+    die "a binary does not match $BUNDLE/SHA256SUMS; removed the cache, run again to unpack afresh"
+  }
+}
+
+# Writes a `docker save` tarball: manifest.json, the config and one layer.
+image_tar() {
+  local out=$1 tag=$2 rootfs=$3 config_body=$4
+  local work
+  work=$(mktemp -d)
+  mkdir -p "$work/layer"
+  tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf "$work/layer/layer.tar" -C "$rootfs" .
+  local diff_id config_sha
+  diff_id=$(sha256sum "$work/layer/layer.tar" | cut -d' ' -f1)
+  printf '{"architecture":"amd64","os":"linux","config":%s,"rootfs":{"type":"layers","diff_ids":["sha256:%s"]}}' \
+    "$config_body" "$diff_id" >"$work/config.json"
+  config_sha=$(sha256sum "$work/config.json" | cut -d' ' -f1)
+  mv "$work/config.json" "$work/$config_sha.json"
+  printf '[{"Config":"%s.json","RepoTags":["%s"],"Layers":["layer/layer.tar"]}]' "$config_sha" "$tag" >"$work/manifest.json"
+  tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf "$out" -C "$work" manifest.json "$config_sha.json" layer
+  rm -rf "$work"
+}
+
+# busybox:1.36 from Debian's busybox-static (the 1.35 binary, under the tag
+# the manifests use: for this test only) and the pause image from e2e/pause.c.
+images() {
+  mkdir -p "$IMAGES"
+  local stamp
+  stamp=$(cat /bin/busybox "$HERE/pause.c" "$0" | sha256sum | cut -c1-16)
+  if [[ -f $IMAGES/$stamp ]]; then
+    return
+  fi
+  rm -rf "${IMAGES:?}"/*
+  local root
+  root=$(mktemp -d)
+  mkdir -p "$root/busybox/bin" "$root/busybox/etc" "$root/busybox/tmp"
+  cp /bin/busybox "$root/busybox/bin/busybox"
+  local applet
+  for applet in $(/bin/busybox --list); do
+    [[ $applet == busybox ]] || ln -s busybox "$root/busybox/bin/$applet"
+  done
+  printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/busybox/etc/passwd"
+  printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/busybox/etc/group"
+  chmod 1777 "$root/busybox/tmp"
+  image_tar "$IMAGES/busybox.tar" docker.io/library/busybox:1.36 "$root/busybox" \
+    '{"Env":["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"],"Cmd":["sh"]}'
+  mkdir -p "$root/pause"
+  gcc -static -Os -s -o "$root/pause/pause" "$HERE/pause.c"
+  image_tar "$IMAGES/pause.tar" registry.k8s.io/pause:3.10 "$root/pause" '{"Entrypoint":["/pause"],"User":"65535:65535"}'
+  rm -rf "$root"
+  touch "$IMAGES/$stamp"
+}
+
+start_process() {
+  local name=$1
+  shift
+  "$@" >"$RUN/$name.log" 2>&1 &
+  echo $! >"$RUN/$name.pid"
+  log "started $name (pid $!)"
+}
+
+wait_for() {
+  local what=$1 tries=$2
+  shift 2
+  for ((i = 0; i < tries; i++)); do
+    if "$@" >/dev/null 2>&1; then
+      return 0
+    fi
+    sleep 0.5
+  done
+  log "$what did not come up; the last lines of its log:"
+  tail -n 20 "$RUN/$what.log" >&2 2>/dev/null || true
+  return 1
+}
+
+pki() {
+  local p=$RUN/pki
+  mkdir -p "$p"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=node-reporter-e2e-ca -keyout "$p/ca.key" -out "$p/ca.crt" 2>/dev/null
+  # The apiserver's client certificate towards the kubelet (logs, exec).
+  openssl req -newkey rsa:2048 -nodes -subj '/O=system:masters/CN=kube-apiserver-kubelet-client' \
+    -keyout "$p/kubelet-client.key" -out "$p/kubelet-client.csr" 2>/dev/null
+  printf 'extendedKeyUsage=clientAuth\n' >"$p/client.ext"
+  openssl x509 -req -in "$p/kubelet-client.csr" -CA "$p/ca.crt" -CAkey "$p/ca.key" -CAcreateserial -days 2 \
+    -extfile "$p/client.ext" -out "$p/kubelet-client.crt" 2>/dev/null
+  openssl genrsa -out "$p/sa.key" 2048 2>/dev/null
+  openssl rsa -in "$p/sa.key" -pubout -out "$p/sa.pub" 2>/dev/null
+  local admin kubelet
+  admin=$(openssl rand -hex 16)
+  kubelet=$(openssl rand -hex 16)
+  printf '%s,admin,admin-uid,"system:masters"\n%s,system:node:%s,kubelet-uid,"system:nodes"\n' "$admin" "$kubelet" "$NODE" >"$p/tokens.csv"
+  kubeconfig "$RUN/kubeconfig" admin "$admin"
+  kubeconfig "$RUN/kubelet.kubeconfig" "system:node:$NODE" "$kubelet"
+}
+
+kubeconfig() {
+  cat >"$1" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: node-reporter-e2e
+  cluster:
+    server: https://127.0.0.1:$APISERVER_PORT
+    insecure-skip-tls-verify: true
+users:
+- name: $2
+  user:
+    token: $3
+contexts:
+- name: node-reporter-e2e
+  context: {cluster: node-reporter-e2e, user: $2}
+current-context: node-reporter-e2e
+EOF
+}
+
+containerd_config() {
+  local c=$RUN/containerd
+  mkdir -p "$c/root" "$c/state" "$c/opt" "$c/runc" "$c/cni/conf" "$c/cni/ipam"
+  cat >"$c/config.toml" <<EOF
+version = 2
+root = "$c/root"
+state = "$c/state"
+disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapshotter.v1.zfs", "io.containerd.snapshotter.v1.aufs", "io.containerd.snapshotter.v1.devmapper", "io.containerd.tracing.processor.v1.otlp"]
+[grpc]
+  address = "$c/containerd.sock"
+[ttrpc]
+  address = "$c/containerd.sock.ttrpc"
+[debug]
+  address = "$c/debug.sock"
+[metrics]
+  address = ""
+[plugins."io.containerd.internal.v1.opt"]
+  path = "$c/opt"
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "registry.k8s.io/pause:3.10"
+  restrict_oom_score_adj = true
+  netns_mounts_under_state_dir = true
+  stream_server_address = "127.0.0.1"
+  stream_server_port = "0"
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        BinaryName = "/usr/sbin/runc"
+        Root = "$c/runc"
+        SystemdCgroup = false
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = "$c/cni/conf"
+    max_conf_num = 1
+EOF
+  cat >"$c/cni/conf/10-$CNI_NETWORK.conflist" <<EOF
+{
+  "cniVersion": "0.4.0",
+  "name": "$CNI_NETWORK",
+  "plugins": [
+    {
+      "type": "bridge",
+      "bridge": "$BRIDGE",
+      "isGateway": true,
+      "ipMasq": false,
+      "hairpinMode": true,
+      "ipam": {
+        "type": "host-local",
+        "ranges": [[{"subnet": "$POD_SUBNET"}]],
+        "routes": [{"dst": "0.0.0.0/0"}],
+        "dataDir": "$c/cni/ipam"
+      }
+    }
+  ]
+}
+EOF
+}
+
+kubelet_config() {
+  local k=$RUN/kubelet
+  mkdir -p "$k/root" "$k/pki" "$k/pod-logs"
+  cat >"$k/config.yaml" <<EOF
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+containerRuntimeEndpoint: unix://$RUN/containerd/containerd.sock
+runtimeRequestTimeout: 5m
+address: $NODE_IP
+port: $KUBELET_PORT
+readOnlyPort: 0
+healthzBindAddress: 127.0.0.1
+healthzPort: 40248
+authentication:
+  anonymous: {enabled: false}
+  webhook: {enabled: true}
+  x509: {clientCAFile: $RUN/pki/ca.crt}
+authorization: {mode: Webhook}
+failCgroupV1: false
+cgroupDriver: cgroupfs
+cgroupRoot: /$CGROUP_ROOT
+makeIPTablesUtilChains: false
+failSwapOn: false
+podLogsDir: $k/pod-logs
+imageGCHighThresholdPercent: 100
+imageGCLowThresholdPercent: 99
+evictionHard: {memory.available: 100Mi, nodefs.available: 1%, imagefs.available: 1%, nodefs.inodesFree: 1%}
+clusterDomain: cluster.local
+resolvConf: /etc/resolv.conf
+syncFrequency: 10s
+fileCheckFrequency: 10s
+EOF
+}
+
+# What start changes on the host, one line each, for a before/after diff.
+host_state() {
+  echo "links: $(ip -o link show | awk -F': ' '{print $2}' | sort | tr '\n' ' ')"
+  echo "mounts under $RUN: $(grep -c " $RUN" /proc/mounts || true)"
+  local s
+  # ip_forward also switches these (and every interface's forwarding).
+  for s in "${SYSCTLS[@]}" net.ipv4.conf.all.forwarding net.ipv4.conf.all.accept_redirects; do echo "sysctl $s = $(sysctl -n "$s")"; done
+  echo "cgroups: $(ls -d /sys/fs/cgroup/*/$CGROUP_ROOT 2>/dev/null | tr '\n' ' ')"
+  for s in "${HOST_PATHS[@]}"; do echo "path $s: $([[ -e $s ]] && echo exists || echo absent)"; done
+  echo "processes: $(ps -eo comm= | grep -cxE 'etcd|kube-apiserver|kube-controller|kube-scheduler|kubelet|containerd|containerd-shim|pause' || true)"
+}
+
+start() {
+  require_root
+  [[ -d $RUN ]] && stop
+  prerequisites
+  binaries
+  images
+  mkdir -p "$RUN"
+  # What stop must restore: the sysctls and which host paths already existed.
+  local s
+  for s in "${SYSCTLS[@]}"; do echo "$s=$(sysctl -n "$s")"; done >"$RUN/sysctls.saved"
+  for s in "${HOST_PATHS[@]}"; do [[ -e $s ]] || echo "$s"; done >"$RUN/paths.created"
+
+  # The node's address: the kubelet refuses a loopback --node-ip.
+  ip link show "$BRIDGE" >/dev/null 2>&1 || ip link add "$BRIDGE" type bridge
+  ip addr replace "$NODE_IP/24" dev "$BRIDGE"
+  ip link set "$BRIDGE" up
+  # The kubelet requires its cgroup root in every v1 hierarchy.
+  local h
+  for h in /sys/fs/cgroup/*/; do
+    [[ $(stat -f -c %T "$h") == cgroupfs ]] || continue
+    mkdir -p "$h$CGROUP_ROOT"
+    if [[ -f ${h}cpuset.cpus ]]; then
+      cat "${h}cpuset.cpus" >"$h$CGROUP_ROOT/cpuset.cpus"
+      cat "${h}cpuset.mems" >"$h$CGROUP_ROOT/cpuset.mems"
+    fi
+  done
+
+  pki
+  containerd_config
+  kubelet_config
+
+  start_process containerd containerd --config "$RUN/containerd/config.toml"
+  wait_for containerd 40 ctr --address "$RUN/containerd/containerd.sock" version
+  local tar
+  for tar in "$IMAGES"/*.tar; do
+    ctr --address "$RUN/containerd/containerd.sock" -n k8s.io images import --snapshotter overlayfs "$tar" >/dev/null
+  done
+  log "imported busybox:1.36 and pause:3.10 (built here, nothing pulled)"
+
+  start_process etcd "$BIN/etcd" --name "$NODE" --data-dir "$RUN/etcd" \
+    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-cluster "$NODE=http://127.0.0.1:$ETCD_PEER_PORT" --listen-metrics-urls ''
+  wait_for etcd 60 curl -fsS "http://127.0.0.1:$ETCD_PORT/health"
+
+  start_process kube-apiserver "$BIN/kube-apiserver" \
+    --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
+    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" --cert-dir "$RUN/pki/apiserver" \
+    --token-auth-file "$RUN/pki/tokens.csv" --authorization-mode Node,RBAC --enable-admission-plugins NodeRestriction \
+    --service-account-issuer https://kubernetes.default.svc.cluster.local \
+    --service-account-key-file "$RUN/pki/sa.pub" --service-account-signing-key-file "$RUN/pki/sa.key" \
+    --service-cluster-ip-range 10.96.0.0/16 --endpoint-reconciler-type none --allow-privileged=true \
+    --kubelet-preferred-address-types InternalIP \
+    --kubelet-client-certificate "$RUN/pki/kubelet-client.crt" --kubelet-client-key "$RUN/pki/kubelet-client.key"
+  wait_for kube-apiserver 120 kubectl --kubeconfig "$RUN/kubeconfig" get --raw /readyz
+
+  local kube=(--kubeconfig "$RUN/kubeconfig" --authentication-kubeconfig "$RUN/kubeconfig" --authorization-kubeconfig "$RUN/kubeconfig" --bind-address 127.0.0.1 --leader-elect=false)
+  start_process kube-controller-manager "$BIN/kube-controller-manager" "${kube[@]}" --secure-port 40357 \
+    --controllers '*' --service-account-private-key-file "$RUN/pki/sa.key" --use-service-account-credentials=false \
+    --root-ca-file "$RUN/pki/ca.crt"
+  start_process kube-scheduler "$BIN/kube-scheduler" "${kube[@]}" --secure-port 40359
+
+  start_process kubelet "$BIN/kubelet" --config "$RUN/kubelet/config.yaml" --kubeconfig "$RUN/kubelet.kubeconfig" \
+    --hostname-override "$NODE" --node-ip "$NODE_IP" --root-dir "$RUN/kubelet/root" --cert-dir "$RUN/kubelet/pki" --v=2
+  wait_for kubelet 120 kubectl --kubeconfig "$RUN/kubeconfig" wait --for=condition=Ready "node/$NODE" --timeout=1s
+  # The not-ready taint goes once the node lifecycle controller sees Ready.
+  wait_for kube-controller-manager 60 bash -c "[[ -z \$(kubectl --kubeconfig '$RUN/kubeconfig' get node '$NODE' -o jsonpath='{.spec.taints}') ]]"
+  wait_for kube-controller-manager 60 kubectl --kubeconfig "$RUN/kubeconfig" get serviceaccount default -n default
+  log "node $NODE is Ready (Kubernetes v$K8S_VERSION, containerd $(containerd --version | awk '{print $3}'))"
+  echo "export KUBECONFIG=$RUN/kubeconfig"
+}
+
+stop_pid() {
+  local name=$1 pidfile=$RUN/$1.pid pid
+  [[ -f $pidfile ]] || return 0
+  pid=$(cat "$pidfile")
+  if kill "$pid" 2>/dev/null; then
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null && sleep 0.2 || true
+    log "stopped $name (pid $pid)"
+  fi
+  rm -f "$pidfile"
+}
+
+stop() {
+  require_root
+  [[ -d $RUN ]] || { log "nothing to stop ($RUN does not exist)"; return 0; }
+  stop_pid kubelet
+  # Pod processes and their shims go with their tasks, while containerd runs.
+  local sock=$RUN/containerd/containerd.sock task
+  if [[ -S $sock ]] && ctr --address "$sock" version >/dev/null 2>&1; then
+    for task in $(ctr --address "$sock" -n k8s.io tasks ls -q 2>/dev/null); do
+      ctr --address "$sock" -n k8s.io tasks kill -s SIGKILL "$task" >/dev/null 2>&1 || true
+    done
+    sleep 0.5
+    for task in $(ctr --address "$sock" -n k8s.io tasks ls -q 2>/dev/null); do
+      ctr --address "$sock" -n k8s.io tasks delete -f "$task" >/dev/null 2>&1 || true
+    done
+  fi
+  local name
+  for name in containerd kube-scheduler kube-controller-manager kube-apiserver etcd; do stop_pid "$name"; done
+  # Shims left behind (containerd was killed before their tasks were deleted).
+  pkill -9 -f "containerd-shim-runc-v2 .*-address $sock" 2>/dev/null || true
+  local mnt
+  for mnt in $(awk -v run="$RUN" 'index($2, run) == 1 {print $2}' /proc/mounts | awk '{print length, $0}' | sort -rn | cut -d' ' -f2-); do
+    umount -l "$mnt" 2>/dev/null || true
+  done
+  ip link del "$BRIDGE" 2>/dev/null || true
+  local dir
+  for dir in /sys/fs/cgroup/*/$CGROUP_ROOT; do
+    [[ -d $dir ]] && find "$dir" -depth -type d -exec rmdir {} + 2>/dev/null || true
+  done
+  # This run's files in the host paths containerd 1.6 and the kubelet hard-code.
+  rm -f /var/lib/cni/results/"$CNI_NETWORK"-* 2>/dev/null || true
+  find /var/log/containers -maxdepth 1 -lname "$RUN/*" -delete 2>/dev/null || true
+  rm -f /var/lib/kubelet/device-plugins/kubelet.sock 2>/dev/null || true
+  if [[ -f $RUN/paths.created ]]; then
+    while read -r path; do
+      [[ -n $path ]] && rm -rf "$path"
+    done <"$RUN/paths.created"
+  fi
+  if [[ -f $RUN/sysctls.saved ]]; then
+    local line
+    while read -r line; do sysctl -q -w "$line" >/dev/null || log "could not restore $line"; done <"$RUN/sysctls.saved"
+  fi
+  local left
+  left=$(ls -d /sys/fs/cgroup/*/$CGROUP_ROOT 2>/dev/null || true)
+  [[ -z $left ]] || log "cgroups still in use, not removed: $left"
+  rm -rf "$RUN"
+  log "stopped; host restored"
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  host-state) host_state ;;
+  *) echo "usage: $0 start|stop|host-state" >&2; exit 2 ;;
+esac
