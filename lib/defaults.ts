@@ -33,3 +33,6 @@ export const SELECTOR_LABEL_KEY = 'app';
 
 /** The reporter container's name. */
 export const CONTAINER_NAME = 'reporter';
+
+/** The variant group of {@link NodeReporterChart}s: alternatives whose objects may share names. */
+export const DEFAULT_VARIANT_GROUP = 'node-reporter';

@@ -4,9 +4,13 @@
  * @module node-reporter
  */
 export * from './defaults';
+export * from './k8s';
 export * from './labeled-node-policy';
+export * from './node-agent';
+export * from './node-policy';
 export * from './node-reporter-chart';
 export * from './node-reporter-daemon-set';
 export * from './node-toleration';
+export * from './pod-security-namespace';
 export * from './restricted-namespace';
 export * from './variants';

@@ -1,8 +1,8 @@
 import { Construct } from 'constructs';
-import { selectorMatches } from './eligibility/evaluate';
 import { labelNodeCommand, unlabelNodeCommand } from './eligibility/kubectl';
+import { checkLabelValue, checkQualifiedName, defined, isRecord, problem } from './k8s/syntax';
+import { NodePolicy } from './node-policy';
 import { NodeToleration } from './node-toleration';
-import { validateLabelValue, validateProps, validateQualifiedName } from './validate-props';
 
 /**
  * Props for {@link LabeledNodePolicy}.
@@ -29,7 +29,8 @@ export interface LabeledNodePolicyProps {
 }
 
 /**
- * The eligibility rule "nodes labelled `key=value`" for node agents.
+ * The eligibility rule "nodes labelled `key=value`" for node agents: the
+ * one-label {@link NodePolicy}.
  *
  * A policy adds no API object of its own: DaemonSets that use it render it as
  * their pod `nodeSelector` and `tolerations`. One policy can serve several DaemonSets, in this
@@ -39,46 +40,25 @@ export interface LabeledNodePolicyProps {
  * const policy = new LabeledNodePolicy(chart, 'Policy', { key: 'practice-tier', value: 'operations' });
  * policy.labelCommand('node-1'); // 'kubectl label node node-1 practice-tier=operations'
  */
-export class LabeledNodePolicy extends Construct {
+export class LabeledNodePolicy extends NodePolicy {
   /** The node label key. */
   public readonly key: string;
 
   /** The node label value. */
   public readonly value: string;
 
-  /** The taints tolerated, beyond those the DaemonSet controller adds. */
-  public readonly tolerations: readonly NodeToleration[];
-
   constructor(scope: Construct, id: string, props: LabeledNodePolicyProps) {
-    super(scope, id);
-    validateProps(this, () => {
-      validateQualifiedName('key', props.key);
-      validateLabelValue('value', props.value);
-      (props.tolerations ?? []).forEach((t, i) => {
-        if (!(t instanceof NodeToleration)) {
-          throw new Error(`'tolerations[${i}]' must be a NodeToleration (NodeToleration.controlPlane(), .exists(), .equal() or .everything()) but got ${JSON.stringify(t)}`);
-        }
-      });
-    });
+    // Judged before super() so that the messages name this construct's props.
+    const problems = isRecord(props)
+      ? defined(checkQualifiedName('key', props.key), checkLabelValue('value', props.value))
+      : [problem('props', 'an object { key, value, tolerations? }', props)];
+    if (problems.length > 0) {
+      const path = [scope.node.path, id].filter((p) => p !== '').join('/');
+      throw new Error(problems.map((p) => `${path}: ${p}`).join('\n'));
+    }
+    super(scope, id, { matchLabels: { [props.key]: props.value }, tolerations: props.tolerations });
     this.key = props.key;
     this.value = props.value;
-    this.tolerations = [...(props.tolerations ?? [])];
-  }
-
-  /**
-   * The pod `nodeSelector` that expresses this policy: `{ [key]: value }`.
-   * A fresh object on each call, so callers cannot change the policy.
-   */
-  public get nodeSelector(): Record<string, string> {
-    return { [this.key]: this.value };
-  }
-
-  /**
-   * Whether a node with these labels is eligible: it carries the key with
-   * exactly this value.
-   */
-  public matches(nodeLabels: Record<string, string>): boolean {
-    return selectorMatches(this.nodeSelector, nodeLabels);
   }
 
   /**
@@ -99,4 +79,3 @@ export class LabeledNodePolicy extends Construct {
     return unlabelNodeCommand(nodeName, [this.key]);
   }
 }
-

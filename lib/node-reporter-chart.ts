@@ -1,22 +1,43 @@
 import { ApiObject, Chart, DependencyGraph } from 'cdk8s';
 import { Construct } from 'constructs';
-import { DEFAULT_NAMESPACE, DEFAULT_POLICY_KEY, DEFAULT_POLICY_VALUE } from './defaults';
+import { DEFAULT_NAMESPACE, DEFAULT_POLICY_KEY, DEFAULT_POLICY_VALUE, DEFAULT_VARIANT_GROUP } from './defaults';
+import { checkDns1123Label, defined, isRecord, problem } from './k8s/syntax';
 import { LabeledNodePolicy } from './labeled-node-policy';
+import { PodSecurityLevel } from './node-agent';
 import { NodeReporterDaemonSet, NodeReporterDaemonSetProps } from './node-reporter-daemon-set';
 import { NodeToleration } from './node-toleration';
+import { checkOwnableNamespace } from './pod-security-namespace';
 import { RestrictedNamespace } from './restricted-namespace';
-import { validateDns1123Label, validateProps } from './validate-props';
+import { reportProblems } from './validate-props';
 
 /**
  * Props for {@link NodeReporterChart}.
  */
 export interface NodeReporterChartProps extends Omit<NodeReporterDaemonSetProps, 'policy'> {
   /**
-   * The namespace the chart creates and deploys the DaemonSet into, a DNS-1123 label.
-   * It is labelled `pod-security.kubernetes.io/enforce: restricted`.
+   * The namespace the chart deploys the DaemonSet into, a DNS-1123 label.
+   * When the chart creates it, it is labelled
+   * `pod-security.kubernetes.io/enforce: restricted`, and it may not be one
+   * the cluster owns (`default`, `kube-system`, `kube-public`, `kube-node-lease`).
    * @default 'practice-daemon'
    */
   readonly namespace?: string;
+
+  /**
+   * Whether the chart creates (and so owns: `kubectl delete -f` deletes it)
+   * the Namespace object. `false` deploys into an existing namespace, which
+   * must admit Pod Security "restricted" pods (see `podSecurityLevel`).
+   * @default true
+   */
+  readonly createNamespace?: boolean;
+
+  /**
+   * Charts of one variant group are alternatives (v1 or v2 of one
+   * deployable, applied one instead of the other), so their objects may share
+   * names; objects of other charts in the app may not.
+   * @default 'node-reporter'
+   */
+  readonly variantGroup?: string;
 
   /**
    * The node label key that makes a node eligible.
@@ -47,8 +68,14 @@ export interface NodeReporterChartProps extends Omit<NodeReporterDaemonSetProps,
  * new NodeReporterChart(app, 'node-reporter-v1', { version: 'v1' });
  */
 export class NodeReporterChart extends Chart {
-  /** The Namespace, cluster-scoped and restricted. */
-  public readonly ns: RestrictedNamespace;
+  /** The Namespace, cluster-scoped and restricted; undefined when `createNamespace` is false. */
+  public readonly ns?: RestrictedNamespace;
+
+  /** The Pod Security level the namespace must admit: the reporter is "restricted". */
+  public readonly podSecurityLevel = PodSecurityLevel.RESTRICTED;
+
+  /** The chart's variant group: charts of one group are alternatives whose objects may share names. */
+  public readonly variantGroup: string;
 
   /** The eligibility policy. */
   public readonly policy: LabeledNodePolicy;
@@ -57,10 +84,18 @@ export class NodeReporterChart extends Chart {
   public readonly reporter: NodeReporterDaemonSet;
 
   constructor(scope: Construct, id: string, props: NodeReporterChartProps) {
-    const namespace = props.namespace ?? DEFAULT_NAMESPACE;
+    const namespace = isRecord(props) ? props.namespace ?? DEFAULT_NAMESPACE : undefined;
     super(scope, id, { namespace });
-    validateProps(this, () => validateDns1123Label('namespace', namespace));
-    this.ns = new RestrictedNamespace(this, 'Namespace', { name: namespace });
+    const createNamespace = isRecord(props) ? props.createNamespace ?? true : true;
+    reportProblems(this, isRecord(props) ? [
+      ...(createNamespace ? checkOwnableNamespace('namespace', namespace) : defined(checkDns1123Label('namespace', namespace))),
+      typeof createNamespace === 'boolean' ? undefined : problem('createNamespace', 'a boolean', createNamespace),
+      props.variantGroup !== undefined && (typeof props.variantGroup !== 'string' || props.variantGroup === '') ? problem('variantGroup', 'a non-empty string', props.variantGroup) : undefined,
+    ] : [problem('props', 'an object of NodeReporterChartProps { version, ... }', props)]);
+    this.variantGroup = props.variantGroup ?? DEFAULT_VARIANT_GROUP;
+    if (createNamespace) {
+      this.ns = new RestrictedNamespace(this, 'Namespace', { name: namespace! });
+    }
 
     this.policy = new LabeledNodePolicy(this, 'Policy', {
       key: props.policyKey ?? DEFAULT_POLICY_KEY,

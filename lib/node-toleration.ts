@@ -1,5 +1,6 @@
-import type { k8s } from 'cdk8s-plus-28';
-import { validateLabelValue, validateQualifiedName } from './validate-props';
+import { checkToleration, Toleration } from './k8s/scheduling';
+import { checkInteger, checkLabelValue, checkQualifiedName, problem } from './k8s/syntax';
+import { throwIfProblem } from './validate-props';
 
 /** The effect of a node taint. */
 export enum TaintEffect {
@@ -14,6 +15,18 @@ export enum TaintEffect {
 /** The taint that kubeadm puts on control-plane nodes. */
 export const CONTROL_PLANE_TAINT_KEY = 'node-role.kubernetes.io/control-plane';
 
+/** Options of {@link NodeToleration.exists} and {@link NodeToleration.equal}. */
+export interface NodeTolerationOptions {
+  /**
+   * For a NoExecute toleration: seconds the pod stays on a node after the
+   * taint appears, then it is evicted. An integer from 0 to 86400 * 365.
+   * @default - forever
+   */
+  readonly tolerationSeconds?: number;
+}
+
+const BRAND = Symbol.for('node-reporter.NodeToleration');
+
 /**
  * A toleration that lets a node agent run on tainted nodes.
  *
@@ -25,6 +38,14 @@ export const CONTROL_PLANE_TAINT_KEY = 'node-role.kubernetes.io/control-plane';
  * new LabeledNodePolicy(chart, 'Policy', { key: 'agents', value: 'true', tolerations: [NodeToleration.controlPlane()] });
  */
 export class NodeToleration {
+  /**
+   * Whether `x` is a NodeToleration, also one made by another copy of this
+   * package (where `instanceof` would say no).
+   */
+  public static isNodeToleration(x: unknown): x is NodeToleration {
+    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
+  }
+
   /** Tolerates the kubeadm control-plane taint `node-role.kubernetes.io/control-plane:NoSchedule`. */
   public static controlPlane(): NodeToleration {
     return NodeToleration.exists(CONTROL_PLANE_TAINT_KEY, TaintEffect.NO_SCHEDULE);
@@ -34,10 +55,11 @@ export class NodeToleration {
    * Tolerates any taint with this key, whatever its value.
    * @param key the taint key, a qualified name
    * @param effect the effect tolerated; all effects when omitted
+   * @param options tolerationSeconds, for NoExecute
    */
-  public static exists(key: string, effect?: TaintEffect): NodeToleration {
-    validateQualifiedName('toleration key', key);
-    return new NodeToleration({ key, operator: 'Exists', effect });
+  public static exists(key: string, effect?: TaintEffect, options: NodeTolerationOptions = {}): NodeToleration {
+    throwIfProblem(checkQualifiedName('toleration key', key));
+    return new NodeToleration({ key, operator: 'Exists', effect, tolerationSeconds: options.tolerationSeconds });
   }
 
   /**
@@ -45,16 +67,17 @@ export class NodeToleration {
    * @param key the taint key, a qualified name
    * @param value the taint value, a label value
    * @param effect the effect tolerated; all effects when omitted
+   * @param options tolerationSeconds, for NoExecute
    */
-  public static equal(key: string, value: string, effect?: TaintEffect): NodeToleration {
-    validateQualifiedName('toleration key', key);
-    validateLabelValue('toleration value', value);
-    return new NodeToleration({ key, operator: 'Equal', value, effect });
+  public static equal(key: string, value: string, effect?: TaintEffect, options: NodeTolerationOptions = {}): NodeToleration {
+    throwIfProblem(checkQualifiedName('toleration key', key), checkLabelValue('toleration value', value));
+    return new NodeToleration({ key, operator: 'Equal', value, effect, tolerationSeconds: options.tolerationSeconds });
   }
 
   /**
-   * Tolerates every taint, so the agent runs on every eligible node whatever
-   * its taints (as most log and network agents do). Cordoned and draining
+   * Tolerates every taint (`operator: Exists` without a key, as
+   * node-exporter's chart does), so the agent runs on every eligible node
+   * whatever its taints: control planes, dedicated, cordoned and draining
    * nodes included.
    */
   public static everything(): NodeToleration {
@@ -73,23 +96,32 @@ export class NodeToleration {
   /** The effect tolerated; undefined means every effect. */
   public readonly effect?: TaintEffect;
 
-  private constructor(toleration: { key?: string; operator: 'Exists' | 'Equal'; value?: string; effect?: TaintEffect }) {
-    if (toleration.effect !== undefined && !Object.values(TaintEffect).includes(toleration.effect)) {
-      throw new Error(`'toleration effect' must be one of ${Object.values(TaintEffect).join(', ')} but got ${JSON.stringify(toleration.effect)}`);
-    }
+  /** For NoExecute: seconds until eviction; undefined means forever. */
+  public readonly tolerationSeconds?: number;
+
+  private constructor(toleration: { key?: string; operator: 'Exists' | 'Equal'; value?: string; effect?: TaintEffect; tolerationSeconds?: number }) {
+    throwIfProblem(
+      toleration.effect !== undefined && !Object.values(TaintEffect).includes(toleration.effect)
+        ? problem('toleration effect', `one of ${Object.values(TaintEffect).join(', ')}`, toleration.effect) : undefined,
+      toleration.tolerationSeconds !== undefined ? checkInteger('tolerationSeconds', toleration.tolerationSeconds, 0, 86400 * 365) : undefined,
+      ...checkToleration('toleration', toleration).filter((p) => p.startsWith("'toleration.tolerationSeconds'")),
+    );
     this.key = toleration.key;
     this.operator = toleration.operator;
     this.value = toleration.value;
     this.effect = toleration.effect;
+    this.tolerationSeconds = toleration.tolerationSeconds;
+    Object.defineProperty(this, BRAND, { value: true });
   }
 
   /** The Kubernetes `Toleration` object of a pod spec. */
-  public toKube(): k8s.Toleration {
-    const result: { -readonly [K in keyof k8s.Toleration]: k8s.Toleration[K] } = {};
+  public toKube(): Toleration {
+    const result: { -readonly [K in keyof Toleration]: Toleration[K] } = {};
     if (this.key !== undefined) result.key = this.key;
     result.operator = this.operator;
     if (this.value !== undefined) result.value = this.value;
     if (this.effect !== undefined) result.effect = this.effect;
+    if (this.tolerationSeconds !== undefined) result.tolerationSeconds = this.tolerationSeconds;
     return result;
   }
 }

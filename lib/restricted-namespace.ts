@@ -1,14 +1,15 @@
-import { ApiObject, Chart, JsonPatch } from 'cdk8s';
-import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { validateDns1123Label, validateProps } from './validate-props';
+import { isRecord } from './k8s/syntax';
+import { NodeAgent, PodSecurityLevel } from './node-agent';
+import { PodSecurityNamespace } from './pod-security-namespace';
 
 /**
  * Props for {@link RestrictedNamespace}.
  */
 export interface RestrictedNamespaceProps {
   /**
-   * The namespace's name, a DNS-1123 label.
+   * The namespace's name, a DNS-1123 label; not one the cluster owns
+   * (`default`, `kube-system`, `kube-public`, `kube-node-lease`).
    */
   readonly name: string;
 }
@@ -16,37 +17,26 @@ export interface RestrictedNamespaceProps {
 /**
  * A Namespace whose pods the cluster holds to Pod Security "restricted"
  * (label `pod-security.kubernetes.io/enforce: restricted`, pinned to v1.28),
- * so it enforces what the node agents in it promise.
- *
- * A Chart stamps its namespace on every object; a Namespace is cluster-scoped,
- * so this one never carries `metadata.namespace`, in whichever chart it is.
+ * so it enforces what the node agents in it promise: the restricted
+ * {@link PodSecurityNamespace}.
  *
  * @example
  * const chart = new Chart(app, 'monitoring', { namespace: 'monitoring' });
  * new RestrictedNamespace(chart, 'Namespace', { name: 'monitoring' });
  */
-export class RestrictedNamespace extends Construct {
-  /** The namespace's name. */
-  public readonly name: string;
-
-  /** The cdk8s-plus Namespace underneath. */
-  public readonly namespace: kplus.Namespace;
-
+export class RestrictedNamespace extends PodSecurityNamespace {
   constructor(scope: Construct, id: string, props: RestrictedNamespaceProps) {
-    super(scope, id);
-    validateProps(this, () => validateDns1123Label('name', props.name));
-    this.name = props.name;
-    this.namespace = new kplus.Namespace(this, 'Resource', {
-      metadata: {
-        name: this.name,
-        labels: {
-          'pod-security.kubernetes.io/enforce': 'restricted',
-          'pod-security.kubernetes.io/enforce-version': 'v1.28',
-        },
-      },
-    });
-    if (Chart.of(this).namespace !== undefined) {
-      ApiObject.of(this.namespace).addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    super(scope, id, isRecord(props) ? { name: props.name } : props);
+  }
+
+  /**
+   * Refuses agents that need a laxer level than "restricted": use a
+   * {@link PodSecurityNamespace} for them.
+   */
+  public override admit(...agents: NodeAgent[]): void {
+    const lax = agents.filter((a) => a.podSecurityLevel !== PodSecurityLevel.RESTRICTED);
+    if (lax.length > 0) {
+      throw new Error(`${this.node.path}: a RestrictedNamespace admits only "restricted" agents but ${lax.map((a) => `${a.node.path} needs "${a.podSecurityLevel}"`).join(', ')}; use a PodSecurityNamespace`);
     }
   }
 }

@@ -135,20 +135,24 @@ describe('NodeReporterDaemonSet options', () => {
     expect(ds.spec.template.metadata.annotations).not.toHaveProperty('kubernetes.io/change-cause');
   });
 
-  test('renders priority class, surge, percentages, readiness and grace as given', () => {
+  test('renders priority class, surge, readiness and grace as given', () => {
     const ds = daemonSet({
       priorityClassName: 'system-node-critical',
-      maxUnavailable: kplus.PercentOrAbsolute.percent(10),
       maxSurge: kplus.PercentOrAbsolute.absolute(1),
       minReadySeconds: 20,
       terminationGracePeriodSeconds: 30,
       revisionHistoryLimit: 3,
     });
     expect(ds.spec.template.spec.priorityClassName).toBe('system-node-critical');
-    expect(ds.spec.updateStrategy.rollingUpdate).toEqual({ maxUnavailable: '10%', maxSurge: 1 });
+    // maxSurge alone: maxUnavailable defaults to 0, as the API server requires one of them to be zero.
+    expect(ds.spec.updateStrategy.rollingUpdate).toEqual({ maxUnavailable: 0, maxSurge: 1 });
     expect(ds.spec.minReadySeconds).toBe(20);
     expect(ds.spec.template.spec.terminationGracePeriodSeconds).toBe(30);
     expect(ds.spec.revisionHistoryLimit).toBe(3);
+  });
+
+  test('renders a percentage of unavailable nodes', () => {
+    expect(daemonSet({ maxUnavailable: kplus.PercentOrAbsolute.percent(10) }).spec.updateStrategy.rollingUpdate).toEqual({ maxUnavailable: '10%', maxSurge: 0 });
   });
 });
 
@@ -213,7 +217,7 @@ describe('NodeReporterDaemonSet composed in a foreign chart', () => {
     new NodeReporterDaemonSet(chart, 'B', { policy, version: 'v2' });
 
     // THEN
-    expect(() => app.synth()).toThrow(/team\/A.*'name' must be unique in its namespace but "node-reporter" is also the name of team\/B/s);
+    expect(() => app.synth()).toThrow(/\[team\/A\] DaemonSet "node-reporter" in namespace "monitoring" is also defined by team\/B\/Resource\/Resource: each apply would overwrite the other/);
   });
 
   test('allows one name in two namespaces', () => {
@@ -238,7 +242,7 @@ describe('NodeReporterDaemonSet composed in a foreign chart', () => {
 
 describe('NodeReporterDaemonSet bad input', () => {
   const cases: Array<[string, Partial<NodeReporterDaemonSetProps>, RegExp]> = [
-    ['a policy that is not a LabeledNodePolicy', { policy: { key: 'a', value: 'b' } as unknown as LabeledNodePolicy }, /'policy' must be a LabeledNodePolicy but got \{"key":"a","value":"b"\}/],
+    ['a policy that is not a NodePolicy', { policy: { key: 'a', value: 'b' } as unknown as LabeledNodePolicy }, /'policy' must be a NodePolicy \(or LabeledNodePolicy\) but got \{"key":"a","value":"b"\}/],
     ['a version with a shell command', { version: 'v1; rm -rf /' }, /'version' must be a plain token matching .* but got "v1; rm -rf \/"/],
     ['a version with a command substitution', { version: '$(id)' }, /'version' .* but got "\$\(id\)"/],
     ['a version with a backtick', { version: 'v1`id`' }, /'version' .* but got "v1`id`"/],
@@ -262,6 +266,8 @@ describe('NodeReporterDaemonSet bad input', () => {
     ['an annotation key with a space', { annotations: { 'a b': 'x' } }, /'annotations' key must be a qualified name/],
     ['a priority class with capitals', { priorityClassName: 'Critical' }, /'priorityClassName' must be a DNS-1123 subdomain .* but got "Critical"/],
     ['zero maxUnavailable and zero maxSurge', { maxUnavailable: kplus.PercentOrAbsolute.absolute(0) }, /'maxUnavailable' and 'maxSurge' must not both be zero/],
+    ['non-zero maxUnavailable and maxSurge, which the API server refuses', { maxUnavailable: kplus.PercentOrAbsolute.percent(10), maxSurge: kplus.PercentOrAbsolute.absolute(1) }, /'maxUnavailable' and 'maxSurge' must not both be non-zero \(the API server refuses it: "may not be set when maxUnavailable is non-zero"\) but got "10%" and 1/],
+    ['an annotation the construct owns', { annotations: { 'kubernetes.io/change-cause': 'x' } }, /'annotations' must not set "kubernetes.io\/change-cause", which this construct owns \(use 'changeCause'\)/],
     ['a percentage above 100', { maxUnavailable: kplus.PercentOrAbsolute.percent(150) }, /'maxUnavailable' must be .* but got "150%"/],
     ['a negative minReadySeconds', { minReadySeconds: -1 }, /'minReadySeconds' must be an integer from 0 to 86400 but got -1/],
     ['a fractional grace period', { terminationGracePeriodSeconds: 0.5 }, /'terminationGracePeriodSeconds' .* but got 0.5/],

@@ -3,11 +3,12 @@
  * of names, namespaces, labels and annotation keys.
  */
 import {
-  validateDns1123Label,
-  validateDns1123Subdomain,
-  validateLabelValue,
-  validateQualifiedName,
-} from '../validate-props';
+  checkDns1123Label,
+  checkDns1123Subdomain,
+  checkLabelValue,
+  checkQualifiedName,
+  Problem as SyntaxProblem,
+} from '../k8s/syntax';
 import { join, KubeObject, Problem } from './finding';
 import { podTemplateOf } from './pod-templates';
 import { RULES } from './rules';
@@ -24,26 +25,18 @@ export const CLUSTER_SCOPED_KINDS = new Set([
 /** Kinds whose names must be DNS-1123 labels rather than subdomains. */
 const LABEL_NAMED_KINDS = new Set(['Namespace', 'Service']);
 
-/** Runs a validate-props rule and turns its error into a problem. */
-function syntax(path: string, check: () => void): Problem[] {
-  try {
-    check();
-    return [];
-  } catch (e) {
-    return [{ rule: RULES.metadataSyntax, path, message: (e as Error).message }];
-  }
+/** Turns syntax problems into findings' problems at this path. */
+function syntax(path: string, ...found: (SyntaxProblem | undefined)[]): Problem[] {
+  return found.filter((m): m is SyntaxProblem => m !== undefined).map((message) => ({ rule: RULES.metadataSyntax, path, message }));
 }
 
 function checkLabelsAndAnnotations(metadata: KubeObject, path: string): Problem[] {
   const problems: Problem[] = [];
   for (const [key, value] of Object.entries(metadata.labels ?? {})) {
-    problems.push(...syntax(join(path, 'labels', key), () => {
-      validateQualifiedName('label key', key);
-      validateLabelValue('label value', value);
-    }));
+    problems.push(...syntax(join(path, 'labels', key), checkQualifiedName('label key', key) ?? checkLabelValue('label value', value)));
   }
   for (const key of Object.keys(metadata.annotations ?? {})) {
-    problems.push(...syntax(join(path, 'annotations', key), () => validateQualifiedName('annotation key', key)));
+    problems.push(...syntax(join(path, 'annotations', key), checkQualifiedName('annotation key', key)));
   }
   return problems;
 }
@@ -56,10 +49,10 @@ export function checkMetadata(obj: KubeObject): Problem[] {
     problems.push({ rule: RULES.clusterScopedNamespace, path: 'metadata.namespace', message: `${obj.kind} is cluster-scoped but sets namespace ${JSON.stringify(metadata.namespace)}` });
   }
   if (metadata.name !== undefined) {
-    problems.push(...syntax('metadata.name', () => (LABEL_NAMED_KINDS.has(obj.kind) ? validateDns1123Label : validateDns1123Subdomain)('name', metadata.name)));
+    problems.push(...syntax('metadata.name', (LABEL_NAMED_KINDS.has(obj.kind) ? checkDns1123Label : checkDns1123Subdomain)('name', metadata.name)));
   }
   if (metadata.namespace !== undefined) {
-    problems.push(...syntax('metadata.namespace', () => validateDns1123Label('namespace', metadata.namespace)));
+    problems.push(...syntax('metadata.namespace', checkDns1123Label('namespace', metadata.namespace)));
   }
   problems.push(...checkLabelsAndAnnotations(metadata, 'metadata'));
   const pod = podTemplateOf(obj);

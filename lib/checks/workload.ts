@@ -2,7 +2,7 @@
  * Workload rules beyond Pod Security: a selector that selects the pods, a uid
  * for runAsNonRoot, resources, pinned images.
  */
-import { requirementMatches, selectorMatches } from '../eligibility/evaluate';
+import { requirementMatches, selectorMatches } from '../k8s/scheduling';
 import { join, KubeObject, Problem, show } from './finding';
 import { containersOf, PodTemplate } from './pod-templates';
 import { RULES } from './rules';

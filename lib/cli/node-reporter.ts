@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_POLICY_KEY, DEFAULT_POLICY_VALUE } from '../defaults';
 import { EligibilityReport, evaluateNodes, labelNodeCommand, NodeListError, PodScheduling, readNodeList } from '../eligibility';
-import { validateLabelValue, validateQualifiedName } from '../validate-props';
+import { checkLabelValue, checkQualifiedName } from '../k8s/syntax';
 
 /** The usage text, printed by --help and after a usage error. */
 export const USAGE = `Usage: node-reporter eligible --nodes FILE [--selector KEY=VALUE]... [--tolerate-control-plane] [--json]
@@ -46,11 +46,9 @@ function parseSelector(text: string): [string, string] {
     throw new UsageError(`--selector must be KEY=VALUE but got ${JSON.stringify(text)}`);
   }
   const [key, value] = [text.slice(0, at), text.slice(at + 1)];
-  try {
-    validateQualifiedName('--selector key', key);
-    validateLabelValue('--selector value', value);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
+  const bad = checkQualifiedName('--selector key', key) ?? checkLabelValue('--selector value', value);
+  if (bad !== undefined) {
+    throw new UsageError(bad);
   }
   return [key, value];
 }

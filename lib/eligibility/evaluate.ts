@@ -12,7 +12,9 @@
  * This module knows Kubernetes objects, not cdk8s: it takes plain node
  * objects (as `kubectl get nodes -o json` prints them) and plain pod fields.
  */
-import type { k8s } from 'cdk8s-plus-28';
+import { Affinity, affinityMatches, Taint, tolerates,Toleration } from '../k8s/scheduling';
+
+export { requirementMatches, selectorMatches, tolerates } from '../k8s/scheduling';
 
 /** A node as the API returns it; only the fields eligibility reads. */
 export interface KubeNode {
@@ -39,16 +41,16 @@ export interface KubeNodeSpec {
 }
 
 /** A node taint (`kubectl taint node NAME key=value:effect`). */
-export type NodeTaint = Pick<k8s.Taint, 'key' | 'value' | 'effect'>;
+export type NodeTaint = Taint;
 
 /** The fields of a pod spec that decide where a DaemonSet pod runs. */
 export interface PodScheduling {
   /** Labels a node must carry, each with exactly this value. */
   readonly nodeSelector?: Record<string, string>;
   /** The pod's own tolerations; the DaemonSet controller adds {@link DAEMONSET_TOLERATIONS}. */
-  readonly tolerations?: readonly k8s.Toleration[];
+  readonly tolerations?: readonly Toleration[];
   /** Only `nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution` matters here. */
-  readonly affinity?: k8s.Affinity;
+  readonly affinity?: Affinity;
   /** Host-network pods also tolerate `node.kubernetes.io/network-unavailable`. */
   readonly hostNetwork?: boolean;
 }
@@ -84,7 +86,7 @@ export interface EligibilityReport {
  * running on not-ready or unreachable nodes are not evicted; but those nodes
  * also carry not-ready or unreachable NoSchedule taints, which keep new pods off.
  */
-export const DAEMONSET_TOLERATIONS: readonly k8s.Toleration[] = [
+export const DAEMONSET_TOLERATIONS: readonly Toleration[] = [
   { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
   { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
   { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
@@ -94,68 +96,7 @@ export const DAEMONSET_TOLERATIONS: readonly k8s.Toleration[] = [
 ];
 
 /** Added only for pods with hostNetwork. */
-const HOST_NETWORK_TOLERATION: k8s.Toleration = { key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' };
-
-/**
- * Whether a toleration tolerates a taint (k8s.io/api/core/v1
- * Toleration.ToleratesTaint): the effects match or the toleration has none;
- * the keys match or the toleration has none (with Exists: every taint);
- * Exists ignores the value, Equal (the default) compares it.
- */
-export function tolerates(toleration: k8s.Toleration, taint: NodeTaint): boolean {
-  if (toleration.effect && toleration.effect !== taint.effect) {
-    return false;
-  }
-  if (toleration.key && toleration.key !== taint.key) {
-    return false;
-  }
-  switch (toleration.operator ?? 'Equal') {
-    case 'Exists': return true;
-    case 'Equal': return (toleration.value ?? '') === (taint.value ?? '');
-    default: return false;
-  }
-}
-
-/** Whether a label set satisfies a nodeSelector: every key present with exactly its value. */
-export function selectorMatches(nodeSelector: Record<string, string>, labels: Record<string, string>): boolean {
-  return Object.entries(nodeSelector).every(([key, value]) => Object.prototype.hasOwnProperty.call(labels, key) && labels[key] === value);
-}
-
-/**
- * Whether a label's value (undefined when the label is absent) satisfies one
- * selector requirement: In, NotIn, Exists, DoesNotExist, and for node
- * selectors Gt and Lt.
- */
-export function requirementMatches(requirement: k8s.NodeSelectorRequirement, value: string | undefined): boolean {
-  const values = requirement.values ?? [];
-  switch (requirement.operator) {
-    case 'In': return value !== undefined && values.includes(value);
-    case 'NotIn': return value === undefined || !values.includes(value);
-    case 'Exists': return value !== undefined;
-    case 'DoesNotExist': return value === undefined;
-    // Gt and Lt compare integers; a value that is not one does not match.
-    case 'Gt': return value !== undefined && /^-?\d+$/.test(value) && Number(value) > Number(values[0]);
-    case 'Lt': return value !== undefined && /^-?\d+$/.test(value) && Number(value) < Number(values[0]);
-    default: return false;
-  }
-}
-
-/**
- * Whether a node matches a required node affinity: any of the terms; a term
- * when all its expressions (labels) and fields (`metadata.name`) match; a term
- * with neither matches nothing.
- */
-function affinityMatches(terms: readonly k8s.NodeSelectorTerm[], name: string, labels: Record<string, string>): boolean {
-  return terms.some((term) => {
-    const expressions = term.matchExpressions ?? [];
-    const fields = term.matchFields ?? [];
-    if (expressions.length === 0 && fields.length === 0) {
-      return false;
-    }
-    return expressions.every((r) => requirementMatches(r, Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined))
-      && fields.every((r) => r.key === 'metadata.name' && requirementMatches(r, name));
-  });
-}
+const HOST_NETWORK_TOLERATION: Toleration = { key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' };
 
 /** Evaluates one node. Its name must be present (see `readNodeList`). */
 export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
@@ -210,21 +151,13 @@ export function schedulingOfWorkload(manifest: { readonly spec?: { readonly temp
   return { nodeSelector: spec.nodeSelector, tolerations: spec.tolerations, affinity: spec.affinity, hostNetwork: spec.hostNetwork };
 }
 
-/** What {@link schedulingOfPolicy} reads of a policy, such as a `LabeledNodePolicy`. */
+/** What {@link schedulingOfPolicy} reads of a policy: a `NodePolicy` or `LabeledNodePolicy`. */
 export interface PolicyLike {
-  /** The labels a node must carry. */
-  readonly nodeSelector: Record<string, string>;
-  /** The policy's tolerations. */
-  readonly tolerations: readonly TolerationLike[];
+  /** The pod scheduling fields of the policy. */
+  podScheduling(): PodScheduling;
 }
 
-/** A toleration that renders itself as a Kubernetes Toleration, such as a `NodeToleration`. */
-export interface TolerationLike {
-  /** The Kubernetes Toleration. */
-  toKube(): k8s.Toleration;
-}
-
-/** The scheduling fields a policy gives the pods of its DaemonSets. */
+/** The scheduling fields a policy gives the pods of its DaemonSets: exactly what they render. */
 export function schedulingOfPolicy(policy: PolicyLike): PodScheduling {
-  return { nodeSelector: policy.nodeSelector, tolerations: policy.tolerations.map((t) => t.toKube()) };
+  return policy.podScheduling();
 }

@@ -2,7 +2,14 @@
  * kubectl commands printed for a person to run. Every value in them is
  * checked first: the output is meant for a shell.
  */
-import { validateDns1123Subdomain, validateLabelValue, validateQualifiedName } from '../validate-props';
+import { checkDns1123Subdomain, checkLabelValue, checkQualifiedName, Problem } from '../k8s/syntax';
+
+function orThrow(...problems: (Problem | undefined)[]): void {
+  const found = problems.filter((p) => p !== undefined);
+  if (found.length > 0) {
+    throw new Error(found.join('\n'));
+  }
+}
 
 /**
  * `kubectl label node NODE k=v ...`, with `--overwrite` when a label already
@@ -10,10 +17,9 @@ import { validateDns1123Subdomain, validateLabelValue, validateQualifiedName } f
  * @throws Error when the node name, a key or a value is not valid Kubernetes syntax
  */
 export function labelNodeCommand(nodeName: string, labels: Record<string, string>, overwrite = false): string {
-  validateDns1123Subdomain('nodeName', nodeName);
+  orThrow(checkDns1123Subdomain('nodeName', nodeName));
   const pairs = Object.entries(labels).map(([key, value]) => {
-    validateQualifiedName('label key', key);
-    validateLabelValue('label value', value);
+    orThrow(checkQualifiedName('label key', key), checkLabelValue('label value', value));
     return `${key}=${value}`;
   });
   return ['kubectl label node', nodeName, ...pairs, ...(overwrite ? ['--overwrite'] : [])].join(' ');
@@ -24,7 +30,6 @@ export function labelNodeCommand(nodeName: string, labels: Record<string, string
  * @throws Error when the node name or a key is not valid Kubernetes syntax
  */
 export function unlabelNodeCommand(nodeName: string, keys: string[]): string {
-  validateDns1123Subdomain('nodeName', nodeName);
-  keys.forEach((key) => validateQualifiedName('label key', key));
+  orThrow(checkDns1123Subdomain('nodeName', nodeName), ...keys.map((key) => checkQualifiedName('label key', key)));
   return ['kubectl label node', nodeName, ...keys.map((key) => `${key}-`)].join(' ');
 }

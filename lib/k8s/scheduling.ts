@@ -1,0 +1,225 @@
+/**
+ * Pod scheduling semantics: node selectors, node affinity, tolerations
+ * against taints. A leaf: plain Kubernetes objects, no cdk8s, nothing thrown.
+ * The node policies render with these types, eligibility judges with these
+ * functions, and the checks validate with these rules.
+ */
+import { checkLabelValue, checkQualifiedName, defined, Problem, problem } from './syntax';
+
+/** The operators of a node selector requirement (core/v1 NodeSelectorOperator). */
+export type NodeSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
+
+/** The operators of a node selector requirement, in the API's order. */
+export const NODE_SELECTOR_OPERATORS: readonly NodeSelectorOperator[] = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'];
+
+/** A requirement on one node label (or, in `matchFields`, one node field). */
+export interface NodeSelectorRequirement {
+  /** The label key (or field path). */
+  readonly key: string;
+  /** How the node's value relates to `values`. */
+  readonly operator: string;
+  /** The values: several for In and NotIn, none for Exists and DoesNotExist, one integer for Gt and Lt. */
+  readonly values?: readonly string[];
+}
+
+/** One term of required node affinity: all its requirements hold. */
+export interface NodeSelectorTerm {
+  /** Requirements on node labels. */
+  readonly matchExpressions?: readonly NodeSelectorRequirement[];
+  /** Requirements on node fields; only `metadata.name` exists. */
+  readonly matchFields?: readonly NodeSelectorRequirement[];
+}
+
+/** Required node affinity: the node matches any of the terms (core/v1 NodeSelector). */
+export interface NodeSelector {
+  /** The terms, ORed. */
+  readonly nodeSelectorTerms: readonly NodeSelectorTerm[];
+}
+
+/** A pod's node affinity; only the required part decides eligibility. */
+export interface NodeAffinity {
+  /** The terms a node must match for the pod to be placed there. */
+  readonly requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector;
+}
+
+/** A pod's affinity; only node affinity decides eligibility. */
+export interface Affinity {
+  /** Node affinity. */
+  readonly nodeAffinity?: NodeAffinity;
+}
+
+/** A pod toleration. */
+export interface Toleration {
+  /** The taint key; empty or absent with Exists: every key. */
+  readonly key?: string;
+  /** `Exists` or `Equal` (the default). */
+  readonly operator?: string;
+  /** The taint value, for Equal. */
+  readonly value?: string;
+  /** The effect tolerated; absent: every effect. */
+  readonly effect?: string;
+  /** How long a NoExecute taint is tolerated before the pod is evicted. */
+  readonly tolerationSeconds?: number;
+}
+
+/** A node taint. */
+export interface Taint {
+  /** The taint key. */
+  readonly key?: string;
+  /** The taint value. */
+  readonly value?: string;
+  /** NoSchedule, PreferNoSchedule or NoExecute. */
+  readonly effect?: string;
+}
+
+/** The taint effects. */
+export const TAINT_EFFECTS: readonly string[] = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/**
+ * Whether a toleration tolerates a taint (k8s.io/api/core/v1
+ * Toleration.ToleratesTaint): the effects match or the toleration has none;
+ * the keys match or the toleration has none (with Exists: every taint);
+ * Exists ignores the value, Equal (the default) compares it.
+ */
+export function tolerates(toleration: Toleration, taint: Taint): boolean {
+  if (toleration.effect && toleration.effect !== taint.effect) {
+    return false;
+  }
+  if (toleration.key && toleration.key !== taint.key) {
+    return false;
+  }
+  switch (toleration.operator || 'Equal') {
+    case 'Exists': return true;
+    case 'Equal': return (toleration.value ?? '') === (taint.value ?? '');
+    default: return false;
+  }
+}
+
+/** Whether a label set satisfies a nodeSelector: every key present with exactly its value. */
+export function selectorMatches(nodeSelector: Readonly<Record<string, string>>, labels: Readonly<Record<string, string>>): boolean {
+  return Object.entries(nodeSelector).every(([key, value]) => Object.prototype.hasOwnProperty.call(labels, key) && labels[key] === value);
+}
+
+/**
+ * Whether a label's value (undefined when the label is absent) satisfies one
+ * selector requirement: In, NotIn, Exists, DoesNotExist, and for node
+ * selectors Gt and Lt.
+ */
+export function requirementMatches(requirement: NodeSelectorRequirement, value: string | undefined): boolean {
+  const values = requirement.values ?? [];
+  switch (requirement.operator) {
+    case 'In': return value !== undefined && values.includes(value);
+    case 'NotIn': return value === undefined || !values.includes(value);
+    case 'Exists': return value !== undefined;
+    case 'DoesNotExist': return value === undefined;
+    // Gt and Lt compare integers; a value that is not one does not match.
+    case 'Gt': return value !== undefined && /^-?\d+$/.test(value) && Number(value) > Number(values[0]);
+    case 'Lt': return value !== undefined && /^-?\d+$/.test(value) && Number(value) < Number(values[0]);
+    default: return false;
+  }
+}
+
+function labelOf(labels: Readonly<Record<string, string>>, key: string): string | undefined {
+  return Object.prototype.hasOwnProperty.call(labels, key) ? labels[key] : undefined;
+}
+
+/**
+ * Whether a node matches required node affinity: any of the terms; a term
+ * when all its expressions (labels) and fields (`metadata.name`) match; a term
+ * with neither matches nothing (component-helpers nodeaffinity).
+ */
+export function affinityMatches(terms: readonly NodeSelectorTerm[], name: string, labels: Readonly<Record<string, string>>): boolean {
+  return terms.some((term) => {
+    const expressions = term.matchExpressions ?? [];
+    const fields = term.matchFields ?? [];
+    if (expressions.length === 0 && fields.length === 0) {
+      return false;
+    }
+    return expressions.every((r) => requirementMatches(r, labelOf(labels, r.key)))
+      && fields.every((r) => r.key === 'metadata.name' && requirementMatches(r, name));
+  });
+}
+
+/**
+ * The API server's rules for one node selector requirement
+ * (pkg/apis/core/validation: ValidateNodeSelectorRequirement): a qualified
+ * key; In and NotIn need values, Exists and DoesNotExist take none, Gt and Lt
+ * take exactly one integer. Values of In and NotIn must be label values here
+ * (the server does not check them, but no node label could match another).
+ */
+export function checkNodeSelectorRequirement(prop: string, requirement: unknown): Problem[] {
+  if (typeof requirement !== 'object' || requirement === null || Array.isArray(requirement)) {
+    return [problem(prop, 'an object { key, operator, values? }', requirement)];
+  }
+  const r = requirement as Record<string, unknown>;
+  const problems = defined(checkQualifiedName(`${prop}.key`, r.key));
+  const values = r.values;
+  if (values !== undefined && (!Array.isArray(values) || values.some((v) => typeof v !== 'string'))) {
+    return [...problems, problem(`${prop}.values`, 'an array of strings', values)];
+  }
+  const list = (values ?? []) as string[];
+  switch (r.operator) {
+    case 'In':
+    case 'NotIn':
+      if (list.length === 0) {
+        problems.push(problem(`${prop}.values`, `non-empty when operator is ${r.operator}`, values));
+      }
+      list.forEach((v, i) => problems.push(...defined(checkLabelValue(`${prop}.values[${i}]`, v))));
+      break;
+    case 'Exists':
+    case 'DoesNotExist':
+      if (list.length > 0) {
+        problems.push(problem(`${prop}.values`, `empty when operator is ${r.operator}`, values));
+      }
+      break;
+    case 'Gt':
+    case 'Lt':
+      if (list.length !== 1 || !/^-?\d+$/.test(list[0])) {
+        problems.push(problem(`${prop}.values`, `exactly one integer when operator is ${r.operator}`, values));
+      }
+      break;
+    default:
+      problems.push(problem(`${prop}.operator`, `one of ${NODE_SELECTOR_OPERATORS.join(', ')}`, r.operator));
+  }
+  return problems;
+}
+
+/**
+ * The API server's rules for one toleration (pkg/apis/core/validation:
+ * ValidateTolerations): a qualified key, or none with Exists; Exists takes no
+ * value; Equal's value is a label value; a known effect; tolerationSeconds
+ * only with NoExecute.
+ */
+export function checkToleration(prop: string, toleration: unknown): Problem[] {
+  if (typeof toleration !== 'object' || toleration === null || Array.isArray(toleration)) {
+    return [problem(prop, 'an object { key?, operator?, value?, effect?, tolerationSeconds? }', toleration)];
+  }
+  const t = toleration as Record<string, unknown>;
+  const problems: Problem[] = [];
+  const operator = t.operator ?? 'Equal';
+  if (t.key !== undefined && t.key !== '') {
+    problems.push(...defined(checkQualifiedName(`${prop}.key`, t.key)));
+  } else if (operator !== 'Exists') {
+    problems.push(problem(`${prop}.operator`, "'Exists' when the key is empty", t.operator));
+  }
+  if (operator === 'Exists') {
+    if (t.value !== undefined && t.value !== '') {
+      problems.push(problem(`${prop}.value`, "empty when operator is 'Exists'", t.value));
+    }
+  } else if (operator === 'Equal') {
+    problems.push(...defined(checkLabelValue(`${prop}.value`, t.value ?? '')));
+  } else {
+    problems.push(problem(`${prop}.operator`, "'Exists' or 'Equal'", t.operator));
+  }
+  if (t.effect !== undefined && t.effect !== '' && !TAINT_EFFECTS.includes(t.effect as string)) {
+    problems.push(problem(`${prop}.effect`, `one of ${TAINT_EFFECTS.join(', ')}`, t.effect));
+  }
+  if (t.tolerationSeconds !== undefined) {
+    if (t.effect !== 'NoExecute') {
+      problems.push(problem(`${prop}.tolerationSeconds`, "set only when effect is 'NoExecute'", t.tolerationSeconds));
+    } else if (typeof t.tolerationSeconds !== 'number' || !Number.isInteger(t.tolerationSeconds)) {
+      problems.push(problem(`${prop}.tolerationSeconds`, 'an integer number of seconds', t.tolerationSeconds));
+    }
+  }
+  return problems;
+}
