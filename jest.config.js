@@ -10,4 +10,9 @@ module.exports = {
   // Snapshots hold the YAML as a reviewer reads it, without extra escaping.
   snapshotFormat: { escapeString: false, printBasicPrototype: false },
   snapshotSerializers: ['<rootDir>/test/yaml-snapshot-serializer.ts'],
+  // Examples import the library by its package name, as a consumer does (tsconfig paths).
+  moduleNameMapper: {
+    '^node-reporter$': '<rootDir>/lib/index.ts',
+    '^node-reporter/(checks|eligibility)$': '<rootDir>/lib/$1/index.ts',
+  },
 };

@@ -1,0 +1,243 @@
+import { App, Chart, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import {
+  AgentUpdateStrategy,
+  CONFIG_CHECKSUM_ANNOTATION,
+  DownwardApi,
+  NodeAgent,
+  NodeAgentProps,
+  NodePolicy,
+  PodSecurityLevel,
+  PodSecurityNamespace,
+  RestrictedNamespace,
+} from '../lib';
+import { checkObject, isBlocking } from '../lib/checks';
+import { Manifest, only, synth } from './util';
+
+function agentIn(chart: Chart, props: Partial<NodeAgentProps> = {}): NodeAgent {
+  return new NodeAgent(chart, 'Agent', {
+    policy: new NodePolicy(chart, 'Policy', { operatingSystem: 'linux' }),
+    name: 'agent',
+    containers: [{ name: 'agent', image: 'example.com/agent:1.0' }],
+    ...props,
+  });
+}
+
+function daemonSetOf(props: Partial<NodeAgentProps> = {}, namespace = 'agents'): Manifest {
+  const chart = new Chart(Testing.app(), 'test', { namespace });
+  agentIn(chart, props);
+  return only(synth(chart), 'DaemonSet');
+}
+
+describe('NodeAgent defaults', () => {
+  test('is restricted: uid 65534, non-root, read-only root, no escalation, drop ALL, seccomp, no token, small requests', () => {
+    // WHEN
+    const ds = daemonSetOf();
+
+    // THEN
+    const pod = ds.spec.template.spec;
+    expect(pod.securityContext).toMatchObject({ runAsUser: 65534, runAsGroup: 65534, runAsNonRoot: true });
+    expect(pod.containers[0].securityContext).toEqual({
+      allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true,
+      runAsGroup: 65534, runAsNonRoot: true, runAsUser: 65534, seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(pod.automountServiceAccountToken).toBe(false);
+    expect(pod.containers[0].resources).toEqual({ requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '32Mi' } });
+    expect(pod.containers[0].imagePullPolicy).toBe('IfNotPresent');
+    expect(ds.spec.updateStrategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
+    expect(ds.spec.revisionHistoryLimit).toBe(10);
+    expect(pod.terminationGracePeriodSeconds).toBe(30);
+    expect(ds.spec.selector).toEqual({ matchLabels: { app: 'agent' } });
+    expect(ds.spec.template.metadata.labels).toEqual({ app: 'agent' });
+  });
+
+  test('passes the manifest checks without a finding', () => {
+    const chart = Testing.chart();
+    agentIn(chart);
+    expect(synth(chart).flatMap((o) => checkObject(o))).toEqual([]);
+  });
+});
+
+describe('NodeAgent options', () => {
+  test('renders image, command, args, env from the Downward API, ports and probes', () => {
+    const ds = daemonSetOf({
+      containers: [{
+        name: 'exporter', image: 'example.com/exporter:2.0', command: ['/bin/exporter'], args: ['--port=9100'],
+        env: { NODE_NAME: DownwardApi.nodeName(), POD_NAME: DownwardApi.podName(), POD_NAMESPACE: DownwardApi.podNamespace(), POD_IP: DownwardApi.podIp(), HOST_IP: DownwardApi.hostIp(), MEM: DownwardApi.memoryLimit() },
+        ports: [{ number: 9100, name: 'metrics' }],
+        readiness: kplus.Probe.fromHttpGet('/health', { port: 9100 }),
+      }],
+    });
+    const c = ds.spec.template.spec.containers[0];
+    expect(c).toMatchObject({ name: 'exporter', image: 'example.com/exporter:2.0', command: ['/bin/exporter'], args: ['--port=9100'], ports: [{ containerPort: 9100, name: 'metrics' }] });
+    expect(c.ports[0]).not.toHaveProperty('hostPort');
+    expect(c.readinessProbe.httpGet).toMatchObject({ path: '/health', port: 9100 });
+    expect(Object.fromEntries(c.env.map((e: Manifest) => [e.name, e.valueFrom.fieldRef?.fieldPath ?? e.valueFrom.resourceFieldRef?.resource]))).toEqual({
+      NODE_NAME: 'spec.nodeName', POD_NAME: 'metadata.name', POD_NAMESPACE: 'metadata.namespace', POD_IP: 'status.podIP', HOST_IP: 'status.hostIP', MEM: 'limits.memory',
+    });
+  });
+
+  test('sets ClusterFirstWithHostNet and the host ports with host network, and hostPID', () => {
+    const ds = daemonSetOf({
+      hostNetwork: true, hostPID: true, containers: [{ name: 'a', image: 'example.com/a:1', ports: [{ number: 9100 }] }],
+      podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'reads the node' },
+    });
+    const pod = ds.spec.template.spec;
+    expect(pod).toMatchObject({ hostNetwork: true, hostPID: true, dnsPolicy: 'ClusterFirstWithHostNet' });
+    expect(pod.containers[0].ports).toEqual([{ containerPort: 9100, hostPort: 9100 }]);
+  });
+
+  test('mounts host paths read-only into every container', () => {
+    const ds = daemonSetOf({
+      containers: [{ name: 'a', image: 'example.com/a:1' }, { name: 'b', image: 'example.com/b:1' }],
+      hostPaths: [{ name: 'varlog', hostPath: '/var/log', mountPath: '/host/var/log' }],
+      podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'tails the node logs' },
+    });
+    expect(ds.spec.template.spec.volumes).toEqual([{ name: 'varlog', hostPath: { path: '/var/log', type: '' } }]);
+    for (const c of ds.spec.template.spec.containers) {
+      expect(c.volumeMounts).toEqual([{ name: 'varlog', mountPath: '/host/var/log', readOnly: true }]);
+    }
+  });
+
+  test('creates a ServiceAccount bound to a ClusterRole, and mounts a token only then', () => {
+    // GIVEN
+    const chart = new Chart(Testing.app(), 'team', { namespace: 'logging' });
+    agentIn(chart, { serviceAccount: { rules: [{ apiGroups: [''], resources: ['pods', 'namespaces'], verbs: ['get', 'list', 'watch'] }] } });
+
+    // WHEN
+    const objects = synth(chart);
+
+    // THEN
+    expect(only(objects, 'ServiceAccount').metadata).toMatchObject({ name: 'agent', namespace: 'logging' });
+    const role = only(objects, 'ClusterRole');
+    expect(role.metadata).toEqual({ name: 'logging-agent', labels: { app: 'agent' } });
+    expect(role.rules).toEqual([{ apiGroups: [''], resources: ['pods', 'namespaces'], verbs: ['get', 'list', 'watch'] }]);
+    const binding = only(objects, 'ClusterRoleBinding');
+    expect(binding.metadata).not.toHaveProperty('namespace');
+    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'logging-agent' });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'agent', namespace: 'logging' }]);
+    expect(only(objects, 'DaemonSet').spec.template.spec).toMatchObject({ serviceAccountName: 'agent', automountServiceAccountToken: true });
+    expect(objects.flatMap((o) => checkObject(o)).filter(isBlocking)).toEqual([]);
+  });
+
+  test('mounts its config read-only, and the checksum on the pod template changes with the config only', () => {
+    const make = (content: string) => daemonSetOf({ config: { data: { 'agent.conf': content }, mountPath: '/etc/agent' } });
+    const a = make('level=info');
+    const b = make('level=debug');
+    expect(a.spec.template.spec.containers[0].volumeMounts).toEqual([{ name: 'config', mountPath: '/etc/agent', readOnly: true }]);
+    expect(a.spec.template.spec.volumes).toEqual([{ name: 'config', configMap: { name: 'agent-config' } }]);
+    expect(a.spec.template.metadata.annotations[CONFIG_CHECKSUM_ANNOTATION]).toMatch(/^[0-9a-f]{64}$/);
+    expect(a.spec.template.metadata.annotations[CONFIG_CHECKSUM_ANNOTATION]).not.toBe(b.spec.template.metadata.annotations[CONFIG_CHECKSUM_ANNOTATION]);
+    expect(make('level=info').spec.template.metadata.annotations).toEqual(a.spec.template.metadata.annotations);
+    expect(a.metadata.annotations ?? {}).not.toHaveProperty(CONFIG_CHECKSUM_ANNOTATION);
+  });
+
+  test('renders OnDelete and surge strategies', () => {
+    expect(daemonSetOf({ updateStrategy: AgentUpdateStrategy.onDelete() }).spec.updateStrategy).toEqual({ type: 'OnDelete' });
+    expect(daemonSetOf({ updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxSurge: kplus.PercentOrAbsolute.percent(25) }) }).spec.updateStrategy)
+      .toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '25%' } });
+  });
+});
+
+describe('NodeAgent pod security', () => {
+  test('refuses an agent that breaks "restricted" without a podSecurity reason, naming what it breaks', () => {
+    expect(() => agentIn(Testing.chart(), { hostNetwork: true, hostPaths: [{ name: 'root', hostPath: '/', mountPath: '/host' }] }))
+      .toThrow("test/Agent: 'podSecurity' must be set to { level: 'privileged', reason: '...' } because the agent breaks Pod Security \"restricted\" (pss-host-namespaces, pss-volume-types); say why, and deploy it into a namespace that enforces 'privileged'");
+  });
+
+  test('refuses a podSecurity level stricter than what the agent needs, and one it does not need', () => {
+    expect(() => agentIn(Testing.chart(), { hostPID: true, podSecurity: { level: PodSecurityLevel.BASELINE, reason: 'x' } }))
+      .toThrow(/'podSecurity.level' must be 'privileged' or laxer, because the agent breaks pss-host-namespaces but got "baseline"/);
+    expect(() => agentIn(Testing.chart(), { podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'x' } }))
+      .toThrow(/'podSecurity' must be unset: the agent meets Pod Security "restricted"/);
+    expect(() => agentIn(Testing.chart(), { hostPID: true, podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: '' } }))
+      .toThrow(/'podSecurity.reason' must be a non-empty single line/);
+  });
+
+  test('writes a waiver with the reason for each check it breaks, so synth passes and reports them', () => {
+    // GIVEN
+    const chart = Testing.chart();
+    agentIn(chart, { hostPID: true, runAsUser: 0, podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'inspects node processes' } });
+
+    // WHEN
+    const findings = synth(chart).flatMap((o) => checkObject(o));
+
+    // THEN
+    expect(findings.filter(isBlocking)).toEqual([]);
+    expect(new Set(findings.map((f) => f.rule.id))).toEqual(new Set(['pss-host-namespaces', 'pss-run-as-non-root', 'pss-run-as-user']));
+    expect(findings.every((f) => f.waived === 'inspects node processes')).toBe(true);
+  });
+
+  test('gives its namespace the level it needs, never a stricter one', () => {
+    // GIVEN
+    const chart = new Chart(Testing.app(), 'monitoring', { namespace: 'monitoring' });
+    const ns = new PodSecurityNamespace(chart, 'Namespace', { name: 'monitoring' });
+    const agent = agentIn(chart, { hostNetwork: true, podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'programs the node network' } });
+
+    // WHEN
+    ns.admit(agent);
+
+    // THEN
+    expect(only(synth(chart), 'Namespace').metadata.labels['pod-security.kubernetes.io/enforce']).toBe('privileged');
+    expect(() => new RestrictedNamespace(chart, 'Strict', { name: 'strict' }).admit(agent)).toThrow(/a RestrictedNamespace admits only "restricted" agents but monitoring\/Agent needs "privileged"/);
+  });
+});
+
+describe('NodeAgent bad input', () => {
+  test('reports every bad prop at once, each with the construct path', () => {
+    let message = '';
+    try {
+      agentIn(Testing.chart(), {
+        name: 'Agent_1',
+        containers: [{ name: 'a', image: 'busybox' }, { name: 'a', image: 'busybox:1.36', ports: [{ number: 70000 }] }],
+        hostPaths: [{ name: 'logs', hostPath: 'var/log', mountPath: '/logs' }],
+        annotations: { 'kubernetes.io/change-cause': 'x' },
+        revisionHistoryLimit: -1,
+      });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    const lines = message.split('\n');
+    expect(lines.every((l) => l.startsWith('test/Agent: '))).toBe(true);
+    expect(lines.map((l) => l.replace(/^test\/Agent: '([^']+)'.*$/, '$1'))).toEqual([
+      'name', 'revisionHistoryLimit', 'containers[0].image', 'containers[1].ports[0].number', 'containers[1].name', 'annotations', 'hostPaths[0].hostPath',
+    ]);
+  });
+
+  test('refuses a service account in a chart without a namespace', () => {
+    expect(() => agentIn(Testing.chart(), { serviceAccount: { rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] } }))
+      .toThrow(/'serviceAccount' needs the chart's namespace/);
+  });
+
+  test.each([
+    ['no props at all', undefined, /'props' must be an object of NodeAgentProps/],
+    ['containers that are not an array', { containers: 'busybox' }, /'containers' must be an array of at least one AgentContainer but got "busybox"/],
+    ['a policy that is a plain object', { policy: { matchLabels: {} } }, /'policy' must be a NodePolicy/],
+    ['an update strategy that is a plain object', { updateStrategy: { type: 'OnDelete' } }, /'updateStrategy' must be an AgentUpdateStrategy/],
+  ])('gives JavaScript callers a clear error for %s, never a TypeError', (_, props, message) => {
+    const chart = Testing.chart();
+    const build = () => new NodeAgent(chart, 'Agent', props === undefined ? (undefined as unknown as NodeAgentProps) : {
+      policy: new NodePolicy(chart, 'P'), name: 'agent', containers: [{ name: 'a', image: 'busybox:1.36' }], ...(props as object),
+    } as NodeAgentProps);
+    expect(build).toThrow(message);
+    expect(build).not.toThrow(TypeError);
+  });
+
+  test('is recognised by its brand', () => {
+    expect(NodeAgent.isNodeAgent(agentIn(Testing.chart()))).toBe(true);
+    expect(NodeAgent.isNodeAgent({})).toBe(false);
+  });
+});
+
+describe('NodeAgent names across the app', () => {
+  test('fails synth when charts of one app define the same DaemonSet in one namespace, naming both paths', () => {
+    // GIVEN
+    const app = new App({ outdir: Testing.app().outdir });
+    for (const id of ['one', 'two']) {
+      agentIn(new Chart(app, id, { namespace: 'x' }));
+    }
+
+    // THEN
+    expect(() => app.synth()).toThrow(/\[one\/Agent\] DaemonSet "agent" in namespace "x" is also defined by two\/Agent\/Resource\/Resource/);
+  });
+});
