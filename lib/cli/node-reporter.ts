@@ -4,27 +4,35 @@
  */
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { parseAllDocuments } from 'yaml';
 import { DEFAULT_POLICY_KEY, DEFAULT_POLICY_VALUE } from '../defaults';
-import { EligibilityReport, evaluateNodes, labelNodeCommand, NodeListError, PodScheduling, readNodeList } from '../eligibility';
-import { checkLabelValue, checkQualifiedName } from '../k8s/syntax';
+import { daemonSetsIn, decodeText, EligibilityReport, evaluateNodes, labelNodeCommand, NodeListError, PodScheduling, printable, readNodeList } from '../eligibility';
+import { Toleration } from '../k8s/scheduling';
+import { checkDns1123Subdomain, checkLabelValue, checkQualifiedName } from '../k8s/syntax';
 
 /** The usage text, printed by --help and after a usage error. */
-export const USAGE = `Usage: node-reporter eligible --nodes FILE [--selector KEY=VALUE]... [--tolerate-control-plane] [--json]
+export const USAGE = `Usage: node-reporter eligible --nodes FILE [--selector KEY=VALUE]... [--toleration KEY[=VALUE]:EFFECT]... [--tolerate-control-plane] [--json]
+       node-reporter eligible --nodes FILE --manifest FILE [--json]
 
-Shows which nodes the node-reporter DaemonSet will run on, and why the others are skipped.
+Shows which nodes a DaemonSet will run on, and why the others are skipped, as the DaemonSet controller decides.
 
-  --nodes FILE              kubectl get nodes -o json (or get node NAME -o json); - reads stdin
+  --nodes FILE              kubectl get nodes -o json|yaml, kubectl get node NAME -o json, or kubectl get --raw /api/v1/nodes; - reads stdin
   --selector KEY=VALUE      the nodeSelector, repeatable (default ${DEFAULT_POLICY_KEY}=${DEFAULT_POLICY_VALUE})
+  --toleration KEY[=VALUE]:EFFECT
+                            a toleration (Equal with a value, else Exists), repeatable; EFFECT is NoSchedule, PreferNoSchedule or NoExecute
   --tolerate-control-plane  tolerate node-role.kubernetes.io/control-plane:NoSchedule
+  --manifest FILE           judge every DaemonSet in this YAML (e.g. dist/x.k8s.yaml) by its own nodeSelector,
+                            node affinity, tolerations and host network, one report each; not with --selector or --toleration
   --json                    print {"desired": N, "nodes": [{"name", "eligible", "reasons"}]}
+                            (with --manifest: {"daemonSets": [{"name", "namespace", "desired", "nodes"}]})
   -h, --help                show this help
 
 Exit codes: 0 done, 2 bad usage or input.`;
 
 /** Where the command reads and writes; a test passes its own. */
 export interface Io {
-  /** Reads a file, or stdin for '-'. */
-  readFile(path: string): string;
+  /** Reads a file, or stdin for '-': its bytes, or text. */
+  readFile(path: string): string | Uint8Array;
   /** Standard output. */
   out(text: string): void;
   /** Standard error. */
@@ -33,17 +41,36 @@ export interface Io {
 
 /** The process's own files and streams. */
 export const PROCESS_IO: Io = {
-  readFile: (path) => fs.readFileSync(path === '-' ? 0 : path, 'utf-8'),
+  readFile: (path) => fs.readFileSync(path === '-' ? 0 : path),
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
 };
 
 class UsageError extends Error {}
 
+/**
+ * Label prefixes the kubelet (or the cloud provider) sets from the node
+ * itself: labelling them by hand is refused by NodeRestriction or undone.
+ */
+const SYSTEM_LABEL_PREFIXES = ['kubernetes.io', 'k8s.io', 'beta.kubernetes.io', 'node.kubernetes.io', 'topology.kubernetes.io'];
+
+/** Whether a person may set this node label (node-role.kubernetes.io/* and node.kubernetes.io/exclude-* are theirs). */
+export function isUserLabel(key: string): boolean {
+  const slash = key.indexOf('/');
+  if (slash < 0) {
+    return true;
+  }
+  const [prefix, name] = [key.slice(0, slash), key.slice(slash + 1)];
+  if (prefix === 'node.kubernetes.io' && name.startsWith('exclude-')) {
+    return true;
+  }
+  return !SYSTEM_LABEL_PREFIXES.includes(prefix);
+}
+
 function parseSelector(text: string): [string, string] {
   const at = text.indexOf('=');
   if (at < 0) {
-    throw new UsageError(`--selector must be KEY=VALUE but got ${JSON.stringify(text)}`);
+    throw new UsageError(`--selector must be KEY=VALUE but got ${printable(text, true)}`);
   }
   const [key, value] = [text.slice(0, at), text.slice(at + 1)];
   const bad = checkQualifiedName('--selector key', key) ?? checkLabelValue('--selector value', value);
@@ -53,35 +80,73 @@ function parseSelector(text: string): [string, string] {
   return [key, value];
 }
 
-function readNodes(io: Io, file: string) {
-  const source = file === '-' ? 'stdin' : file;
-  let text: string;
+const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+function parseToleration(text: string): Toleration {
+  const colon = text.lastIndexOf(':');
+  const effect = colon < 0 ? '' : text.slice(colon + 1);
+  if (colon < 0 || !EFFECTS.includes(effect)) {
+    throw new UsageError(`--toleration must be KEY[=VALUE]:EFFECT with EFFECT one of ${EFFECTS.join(', ')} but got ${printable(text, true)}`);
+  }
+  const head = text.slice(0, colon);
+  const at = head.indexOf('=');
+  const [key, value] = at < 0 ? [head, undefined] : [head.slice(0, at), head.slice(at + 1)];
+  const bad = checkQualifiedName('--toleration key', key) ?? (value !== undefined ? checkLabelValue('--toleration value', value) : undefined);
+  if (bad !== undefined) {
+    throw new UsageError(bad);
+  }
+  return value === undefined ? { key, operator: 'Exists', effect } : { key, operator: 'Equal', value, effect };
+}
+
+function readInput(io: Io, file: string): { bytes: string | Uint8Array; source: string } {
+  const source = file === '-' ? 'stdin' : printable(file);
   try {
-    text = io.readFile(file);
+    return { bytes: io.readFile(file), source };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new NodeListError(`${source}: cannot read (${code === 'ENOENT' ? 'no such file' : code ?? (e as Error).message})`);
+    throw new NodeListError(`${source}: cannot read (${code === 'ENOENT' ? 'no such file' : code ?? printable((e as Error).message)})`);
   }
-  return readNodeList(text, source);
+}
+
+function readNodes(io: Io, file: string) {
+  const { bytes, source } = readInput(io, file);
+  return readNodeList(bytes, source);
+}
+
+function readManifest(io: Io, file: string): unknown[] {
+  const { bytes, source } = readInput(io, file);
+  const docs = parseAllDocuments(decodeText(bytes), { uniqueKeys: true });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const error = list.flatMap((d) => d.errors)[0];
+  if (error) {
+    throw new NodeListError(`${source}: not YAML (${printable(error.message.split('\n')[0])})`);
+  }
+  const objects = list.map((d) => d.toJS()).filter((o) => o !== null);
+  if (!objects.some((o) => typeof o === 'object' && o !== null && (o as { kind?: unknown }).kind === 'DaemonSet')) {
+    throw new NodeListError(`${source}: has no DaemonSet`);
+  }
+  return objects;
 }
 
 function table(report: EligibilityReport): string {
-  const rows = [['NODE', 'ELIGIBLE', 'REASON'], ...report.nodes.map((n) => [n.name, n.eligible ? 'yes' : 'no', n.reasons.join('; ') || '-'])];
+  const rows = [['NODE', 'ELIGIBLE', 'REASON'], ...report.nodes.map((n) => [printable(n.name), n.eligible ? 'yes' : 'no', n.reasons.join('; ') || '-'])];
   const widths = [0, 1].map((i) => Math.max(...rows.map((r) => r[i].length)));
   const lines = rows.map((r) => `${r[0].padEnd(widths[0])}  ${r[1].padEnd(widths[1])}  ${r[2]}`);
   lines.push('', `desired: ${report.desired}`);
 
   const fixes: string[] = [];
   for (const node of report.nodes) {
-    if (node.missingLabels) {
-      const overwrite = node.reasons.some((r) => r.startsWith('label '));
-      try {
-        fixes.push(`  ${labelNodeCommand(node.name, node.missingLabels, overwrite)}`);
-      } catch {
-        // A node name from the file that is not a valid name gets no shell command.
-        fixes.push(`  (no command for node ${JSON.stringify(node.name)}: not a valid node name)`);
-      }
+    if (!node.missingLabels) {
+      continue;
     }
+    const system = Object.keys(node.missingLabels).filter((k) => !isUserLabel(k));
+    if (system.length > 0) {
+      fixes.push(`  (node ${printable(node.name)}: ${system.join(', ')} ${system.length > 1 ? 'are' : 'is'} set by the kubelet or the cloud provider from the node itself and cannot be labelled by hand; select the nodes by a label of your own instead)`);
+      continue;
+    }
+    const overwrite = node.reasons.some((r) => r.startsWith('label '));
+    const name = checkDns1123Subdomain('nodeName', node.name) === undefined ? node.name : undefined;
+    fixes.push(name !== undefined ? `  ${labelNodeCommand(name, node.missingLabels, overwrite)}` : `  (no command for node ${printable(node.name, true)}: not a valid node name)`);
   }
   if (fixes.length > 0) {
     lines.push('', 'Nodes whose only obstacle is the label become eligible with:', ...fixes);
@@ -92,13 +157,17 @@ function table(report: EligibilityReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+const verdicts = (report: EligibilityReport) => report.nodes.map(({ name, eligible: ok, reasons }) => ({ name, eligible: ok, reasons }));
+
 function eligible(args: string[], io: Io): number {
   const { values } = parseArgs({
     args,
     options: {
       'nodes': { type: 'string' },
       'selector': { type: 'string', multiple: true },
+      'toleration': { type: 'string', multiple: true },
       'tolerate-control-plane': { type: 'boolean' },
+      'manifest': { type: 'string' },
       'json': { type: 'boolean' },
       'help': { type: 'boolean', short: 'h' },
     },
@@ -112,14 +181,37 @@ function eligible(args: string[], io: Io): number {
   if (values.nodes === undefined) {
     throw new UsageError('--nodes FILE is required');
   }
-  const selectors = values.selector ?? [`${DEFAULT_POLICY_KEY}=${DEFAULT_POLICY_VALUE}`];
+  if (values.manifest !== undefined) {
+    if (values.selector || values.toleration || values['tolerate-control-plane']) {
+      throw new UsageError('--manifest judges each DaemonSet by its own scheduling fields; leave out --selector, --toleration and --tolerate-control-plane');
+    }
+    const objects = readManifest(io, values.manifest);
+    const reports = daemonSetsIn(objects, readNodes(io, values.nodes));
+    if (values.json) {
+      io.out(`${JSON.stringify({ daemonSets: reports.map((r) => ({ name: r.name, namespace: r.namespace, desired: r.desired, nodes: verdicts(r) })) })}\n`);
+    } else {
+      io.out(reports.map((r) => `DaemonSet ${r.namespace ? `${printable(r.namespace)}/` : ''}${printable(r.name)}\n${table(r)}`).join('\n'));
+    }
+    return 0;
+  }
+  const selectors = (values.selector ?? [`${DEFAULT_POLICY_KEY}=${DEFAULT_POLICY_VALUE}`]).map(parseSelector);
+  const seen = new Map<string, string>();
+  for (const [key, value] of selectors) {
+    if (seen.has(key)) {
+      throw new UsageError(`--selector repeats the key ${printable(key, true)} (${printable(key)}=${printable(seen.get(key)!)} and ${printable(key)}=${printable(value)}): a node label has one value`);
+    }
+    seen.set(key, value);
+  }
   const scheduling: PodScheduling = {
-    nodeSelector: Object.fromEntries(selectors.map(parseSelector)),
-    tolerations: values['tolerate-control-plane'] ? [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] : [],
+    nodeSelector: Object.fromEntries(selectors),
+    tolerations: [
+      ...(values['tolerate-control-plane'] ? [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }] : []),
+      ...(values.toleration ?? []).map(parseToleration),
+    ],
   };
   const report = evaluateNodes(readNodes(io, values.nodes), scheduling);
   if (values.json) {
-    io.out(`${JSON.stringify({ desired: report.desired, nodes: report.nodes.map(({ name, eligible: ok, reasons }) => ({ name, eligible: ok, reasons })) })}\n`);
+    io.out(`${JSON.stringify({ desired: report.desired, nodes: verdicts(report) })}\n`);
   } else {
     io.out(table(report));
   }
@@ -140,7 +232,7 @@ export function main(argv: string[], io: Io = PROCESS_IO): number {
       io.out(`${USAGE}\n`);
       return 0;
     }
-    throw new UsageError(command === undefined ? 'a command is required' : `unknown command ${JSON.stringify(command)}`);
+    throw new UsageError(command === undefined ? 'a command is required' : `unknown command ${printable(command, true)}`);
   } catch (e) {
     if (e instanceof NodeListError) {
       io.err(`node-reporter: ${e.message}\n`);
@@ -148,7 +240,7 @@ export function main(argv: string[], io: Io = PROCESS_IO): number {
     }
     const code = (e as NodeJS.ErrnoException).code;
     if (e instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_'))) {
-      io.err(`node-reporter: ${(e as Error).message}\n\n${USAGE}\n`);
+      io.err(`node-reporter: ${printable((e as Error).message)}\n\n${USAGE}\n`);
       return 2;
     }
     throw e;

@@ -13,6 +13,7 @@
  * objects (as `kubectl get nodes -o json` prints them) and plain pod fields.
  */
 import { Affinity, affinityMatches, Taint, tolerates,Toleration } from '../k8s/scheduling';
+import { printable } from './printable';
 
 export { requirementMatches, selectorMatches, tolerates } from '../k8s/scheduling';
 
@@ -107,10 +108,10 @@ export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
 
   for (const [key, want] of Object.entries(pod.nodeSelector ?? {})) {
     if (!Object.prototype.hasOwnProperty.call(labels, key)) {
-      reasons.push(`missing label ${key}`);
+      reasons.push(`missing label ${printable(key)}`);
       missingLabels[key] = want;
     } else if (labels[key] !== want) {
-      reasons.push(`label ${key}=${labels[key]}, want ${want}`);
+      reasons.push(`label ${printable(key)}=${printable(labels[key])}, want ${printable(want)}`);
       missingLabels[key] = want;
     }
   }
@@ -125,7 +126,7 @@ export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
   for (const taint of node.spec?.taints ?? []) {
     // PreferNoSchedule never keeps a DaemonSet pod off a node.
     if ((taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerations.some((t) => tolerates(t, taint))) {
-      reasons.push(`taint ${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect} not tolerated`);
+      reasons.push(`taint ${printable(taint.key ?? '')}${taint.value ? `=${printable(taint.value)}` : ''}:${printable(taint.effect ?? '')} not tolerated`);
     }
   }
 
@@ -143,7 +144,7 @@ export function evaluateNodes(nodes: readonly KubeNode[], pod: PodScheduling): E
  * The scheduling fields of a synthesized DaemonSet (or any workload with a
  * pod template), so that what is evaluated is exactly what will be applied.
  */
-export function schedulingOfWorkload(manifest: { readonly spec?: { readonly template?: { readonly spec?: PodScheduling } } }): PodScheduling {
+export function schedulingOfWorkload(manifest: WorkloadLike): PodScheduling {
   const spec = manifest.spec?.template?.spec;
   if (!spec) {
     throw new Error('the manifest has no pod template (spec.template.spec)');
@@ -160,4 +161,57 @@ export interface PolicyLike {
 /** The scheduling fields a policy gives the pods of its DaemonSets: exactly what they render. */
 export function schedulingOfPolicy(policy: PolicyLike): PodScheduling {
   return policy.podScheduling();
+}
+
+/** The metadata of a {@link WorkloadLike}. */
+export interface WorkloadMetadata {
+  /** The workload's name. */
+  readonly name?: string;
+  /** The workload's namespace. */
+  readonly namespace?: string;
+}
+
+/** A pod template: what eligibility reads of it. */
+export interface PodTemplateLike {
+  /** The pod spec's scheduling fields. */
+  readonly spec?: PodScheduling;
+}
+
+/** The spec of a {@link WorkloadLike}. */
+export interface WorkloadSpecLike {
+  /** The pod template. */
+  readonly template?: PodTemplateLike;
+}
+
+/** A DaemonSet as synthesized: what {@link schedulingOf} and {@link daemonSetsIn} read. */
+export interface WorkloadLike {
+  /** The kind, e.g. `DaemonSet`. */
+  readonly kind?: string;
+  /** The name and namespace. */
+  readonly metadata?: WorkloadMetadata;
+  /** The pod template. */
+  readonly spec?: WorkloadSpecLike;
+}
+
+/**
+ * The scheduling fields of a policy (a `NodePolicy`) or of a synthesized
+ * workload manifest: eligibility for either.
+ */
+export function schedulingOf(source: PolicyLike | WorkloadLike): PodScheduling {
+  return typeof (source as PolicyLike).podScheduling === 'function' ? schedulingOfPolicy(source as PolicyLike) : schedulingOfWorkload(source as WorkloadLike);
+}
+
+/** The verdicts for one DaemonSet of a manifest. */
+export interface DaemonSetEligibility extends EligibilityReport {
+  /** The DaemonSet's name. */
+  readonly name: string;
+  /** Its namespace, if the manifest sets one. */
+  readonly namespace?: string;
+}
+
+/** Every DaemonSet among these objects, each evaluated against the nodes. */
+export function daemonSetsIn(objects: readonly unknown[], nodes: readonly KubeNode[]): DaemonSetEligibility[] {
+  return objects
+    .filter((o): o is WorkloadLike => typeof o === 'object' && o !== null && (o as WorkloadLike).kind === 'DaemonSet')
+    .map((ds) => ({ name: ds.metadata?.name ?? '', namespace: ds.metadata?.namespace, ...evaluateNodes(nodes, schedulingOfWorkload(ds)) }));
 }

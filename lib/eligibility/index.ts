@@ -7,3 +7,4 @@
 export * from './evaluate';
 export * from './kubectl';
 export * from './node-list';
+export * from './printable';

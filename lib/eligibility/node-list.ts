@@ -1,8 +1,14 @@
 /**
- * Reading `kubectl get nodes -o json` (a List of Node) or `kubectl get node
- * NAME -o json` (one Node), with a one-line error for anything else.
+ * Reading what kubectl and the API give for nodes: `kubectl get nodes -o
+ * json|yaml` (a List), `kubectl get --raw /api/v1/nodes` (a NodeList whose
+ * items have no kind), or one Node; UTF-8 with or without a BOM, or UTF-16
+ * (a PowerShell redirect). Anything else, or a node with a field of the wrong
+ * type, is a one-line error naming the input, the node and the field.
  */
+import { parseAllDocuments } from 'yaml';
+import { isRecord } from '../k8s/syntax';
 import type { KubeNode } from './evaluate';
+import { printable } from './printable';
 
 /** Bad input: the message is one line, for the user, without a stack trace. */
 export class NodeListError extends Error {
@@ -12,49 +18,137 @@ export class NodeListError extends Error {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * Text from bytes as kubectl or a shell redirect wrote them: UTF-8 (a BOM is
+ * dropped) or UTF-16 with a BOM, or without one when every other byte is NUL.
+ */
+export function decodeText(input: string | Uint8Array): string {
+  if (typeof input === 'string') {
+    return input.replace(/^\uFEFF/, '');
+  }
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) {
+    return bytes.subarray(2).toString('utf16le');
+  }
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
+    return Buffer.from(bytes.subarray(2)).swap16().toString('utf16le');
+  }
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return bytes.subarray(3).toString('utf-8');
+  }
+  if (bytes.length >= 4 && bytes.length % 2 === 0 && bytes[1] === 0 && bytes[3] === 0 && bytes[0] !== 0) {
+    return bytes.toString('utf16le');
+  }
+  return bytes.toString('utf-8');
 }
 
 function describe(value: unknown): string {
-  if (isObject(value)) {
-    return typeof value.kind === 'string' ? `kind ${JSON.stringify(value.kind)}` : 'an object without a kind';
+  if (isRecord(value)) {
+    return typeof value.kind === 'string' ? `kind ${printable(value.kind, true)}` : 'an object without a kind';
   }
   return Array.isArray(value) ? 'an array' : `a ${value === null ? 'null' : typeof value}`;
 }
 
-function checkNode(value: unknown, where: string): KubeNode {
-  if (!isObject(value) || value.kind !== 'Node') {
+function shown(value: unknown): string {
+  if (typeof value === 'string') {
+    return printable(value, true);
+  }
+  return printable(JSON.stringify(value) ?? String(value));
+}
+
+/** The node's fields that eligibility reads, each of the type the API gives, or an error naming it. */
+function checkNode(value: unknown, where: string, listItem: boolean): KubeNode {
+  if (!isRecord(value) || (value.kind !== 'Node' && !(listItem && value.kind === undefined))) {
     throw new NodeListError(`${where} is not a Node but ${describe(value)}`);
   }
-  const name = isObject(value.metadata) ? value.metadata.name : undefined;
+  const metadata = value.metadata;
+  const name = isRecord(metadata) ? metadata.name : undefined;
   if (typeof name !== 'string' || name === '') {
     throw new NodeListError(`${where} has no metadata.name`);
+  }
+  const bad = (field: string, want: string, got: unknown) => new NodeListError(`${where} (node ${printable(name, true)}): ${field} must be ${want} but got ${shown(got)}`);
+  const labels = (metadata as Record<string, unknown>).labels;
+  if (labels !== undefined && labels !== null) {
+    if (!isRecord(labels)) {
+      throw bad('metadata.labels', 'an object of strings', labels);
+    }
+    for (const [key, v] of Object.entries(labels)) {
+      if (typeof v !== 'string') {
+        throw bad(`metadata.labels[${printable(key, true)}]`, 'a string', v);
+      }
+    }
+  }
+  const spec = value.spec;
+  if (spec !== undefined && spec !== null) {
+    if (!isRecord(spec)) {
+      throw bad('spec', 'an object', spec);
+    }
+    if (spec.unschedulable !== undefined && spec.unschedulable !== null && typeof spec.unschedulable !== 'boolean') {
+      throw bad('spec.unschedulable', 'a boolean', spec.unschedulable);
+    }
+    const taints = spec.taints;
+    if (taints !== undefined && taints !== null) {
+      if (!Array.isArray(taints)) {
+        throw bad('spec.taints', 'an array of taints', taints);
+      }
+      taints.forEach((t, i) => {
+        if (!isRecord(t)) {
+          throw bad(`spec.taints[${i}]`, 'a taint { key, value?, effect }', t);
+        }
+        for (const field of ['key', 'effect'] as const) {
+          if (typeof t[field] !== 'string') {
+            throw bad(`spec.taints[${i}].${field}`, 'a string', t[field]);
+          }
+        }
+        if (t.value !== undefined && t.value !== null && typeof t.value !== 'string') {
+          throw bad(`spec.taints[${i}].value`, 'a string', t.value);
+        }
+      });
+    }
   }
   return value as KubeNode;
 }
 
+/** Parses JSON, or YAML (one document), into a value; an error names the source. */
+function parse(text: string, source: string): unknown {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw new NodeListError(`${source}: not JSON (${printable((e as Error).message.split('\n')[0])})`);
+    }
+  }
+  const docs = parseAllDocuments(text, { uniqueKeys: true });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const error = list.flatMap((d) => d.errors)[0];
+  if (error) {
+    throw new NodeListError(`${source}: neither JSON nor YAML (${printable(error.message.split('\n')[0])})`);
+  }
+  const values = list.filter((d) => d.contents !== null).map((d) => d.toJS());
+  if (values.length !== 1) {
+    throw new NodeListError(`${source}: expected one document (kubectl get nodes -o json or -o yaml) but got ${values.length}`);
+  }
+  return values[0];
+}
+
 /**
- * The nodes in a `kubectl get nodes -o json` or `kubectl get node NAME -o json` text.
- * @param text the JSON
+ * The nodes in `kubectl get nodes -o json` or `-o yaml`, `kubectl get node
+ * NAME -o json`, or `kubectl get --raw /api/v1/nodes` output.
+ * @param input the text, or its bytes (UTF-8, UTF-8 with a BOM, UTF-16)
  * @param source what to call the input in errors, e.g. the file name
- * @throws NodeListError when the text is not JSON, not a Node or a List of Node, an empty list, or a node has no name
+ * @throws NodeListError when the input is not a Node or a list of nodes, the list is empty, or a node lacks a name or has a field of the wrong type
  */
-export function readNodeList(text: string, source: string): KubeNode[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    throw new NodeListError(`${source}: not JSON (${(e as Error).message.split('\n')[0]})`);
+export function readNodeList(input: string | Uint8Array, source: string): KubeNode[] {
+  const data = parse(decodeText(input), source);
+  if (isRecord(data) && data.kind === 'Node') {
+    return [checkNode(data, source, false)];
   }
-  if (isObject(data) && data.kind === 'Node') {
-    return [checkNode(data, source)];
-  }
-  if (!isObject(data) || (data.kind !== 'List' && data.kind !== 'NodeList') || !Array.isArray(data.items)) {
+  if (!isRecord(data) || (data.kind !== 'List' && data.kind !== 'NodeList') || !Array.isArray(data.items)) {
     throw new NodeListError(`${source}: expected a Node or a List of Node (kubectl get nodes -o json) but got ${describe(data)}`);
   }
   if (data.items.length === 0) {
     throw new NodeListError(`${source}: the list has no nodes`);
   }
-  return data.items.map((item, i) => checkNode(item, `${source}: items[${i}]`));
+  return data.items.map((item, i) => checkNode(item, `${source}: items[${i}]`, true));
 }

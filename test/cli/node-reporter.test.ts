@@ -1,7 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { Io, main } from '../../lib/cli/node-reporter';
+import { Testing, Yaml } from 'cdk8s';
+import { LogCollectorChart } from '../../examples/log-collector';
+import { NodeExporterChart } from '../../examples/node-exporter';
+import { Io, isUserLabel, main } from '../../lib/cli/node-reporter';
 
 const fixtures = path.join(__dirname, '..', 'fixtures', 'nodes');
 
@@ -10,7 +14,7 @@ function run(args: string[], stdin = '') {
   let out = '';
   let err = '';
   const io: Io = {
-    readFile: (file) => (file === '-' ? stdin : fs.readFileSync(path.isAbsolute(file) ? file : path.join(fixtures, file), 'utf-8')),
+    readFile: (file) => (file === '-' ? stdin : fs.readFileSync(path.isAbsolute(file) ? file : path.join(fixtures, file))),
     out: (text) => { out += text; },
     err: (text) => { err += text; },
   };
@@ -88,7 +92,8 @@ describe('node-reporter eligible', () => {
 
   test.each([
     ['a missing file', ['--nodes', '/no/such/nodes.json'], 'node-reporter: /no/such/nodes.json: cannot read (no such file)\n'],
-    ['a file that is not JSON', ['--nodes', '-'], /^node-reporter: stdin: not JSON \(.*\)\n$/, 'nodes: []'],
+    ['a file that is broken JSON', ['--nodes', '-'], /^node-reporter: stdin: not JSON \(.*\)\n$/, '{"kind": "List", '],
+    ['a file that is neither JSON nor YAML', ['--nodes', '-'], /^node-reporter: stdin: neither JSON nor YAML \(.*\)\n$/, 'kind: List\nkind: List\n'],
     ['JSON that is neither a Node nor a List of Node', ['--nodes', '-'], 'node-reporter: stdin: expected a Node or a List of Node (kubectl get nodes -o json) but got kind "Pod"\n', '{"kind":"Pod"}'],
     ['an empty list', ['--nodes', '-'], 'node-reporter: stdin: the list has no nodes\n', '{"kind":"List","items":[]}'],
     ['a node without a name', ['--nodes', '-'], 'node-reporter: stdin: items[0] has no metadata.name\n', '{"kind":"List","items":[{"kind":"Node"}]}'],
@@ -124,5 +129,155 @@ describe('node-reporter eligible', () => {
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('node-reporter: /no/such/file: cannot read (no such file)\n');
+  });
+});
+
+describe('node-reporter eligible reads what kubectl and the API give', () => {
+  const list = (items: unknown[], kind = 'List') => JSON.stringify({ apiVersion: 'v1', kind, items });
+  const node = (name: string, spec: unknown = {}, labels: Record<string, string> = { 'practice-tier': 'operations' }) => ({ metadata: { name, labels }, spec });
+
+  test('reads kubectl get --raw /api/v1/nodes, whose items carry no kind', () => {
+    const { code, out } = run(['eligible', '--nodes', '-', '--json'], list([node('a'), node('b', {}, {})], 'NodeList'));
+    expect(code).toBe(0);
+    expect(JSON.parse(out).desired).toBe(1);
+  });
+
+  test('reads kubectl get nodes -o yaml', () => {
+    const yaml = 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n    labels:\n      practice-tier: operations\n';
+    expect(JSON.parse(run(['eligible', '--nodes', '-', '--json'], yaml).out).desired).toBe(1);
+  });
+
+  test.each([
+    ['UTF-8 with a BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(list([node('a')]))])],
+    ['UTF-16LE with a BOM (a PowerShell redirect)', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(list([node('a')]), 'utf16le')])],
+    ['UTF-16BE with a BOM', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(list([node('a')]), 'utf16le').swap16()])],
+    ['UTF-16LE without a BOM', Buffer.from(list([node('a')]), 'utf16le')],
+  ])('reads %s', (_, bytes) => {
+    let out = '';
+    const code = main(['eligible', '--nodes', '-', '--json'], { readFile: () => new Uint8Array(bytes), out: (t) => { out += t; }, err: () => undefined });
+    expect(code).toBe(0);
+    expect(JSON.parse(out).desired).toBe(1);
+  });
+
+  test.each([
+    ['taints that are an object', { taints: {} }, 'spec.taints must be an array of taints but got {}'],
+    ['a null taint', { taints: [null] }, 'spec.taints[0] must be a taint { key, value?, effect } but got null'],
+    ['taints that are a string', { taints: 'oops' }, 'spec.taints must be an array of taints but got "oops"'],
+    ['a taint without an effect', { taints: [{ key: 'a' }] }, 'spec.taints[0].effect must be a string but got undefined'],
+    ['unschedulable that is a string', { unschedulable: 'yes' }, 'spec.unschedulable must be a boolean but got "yes"'],
+  ])('refuses a node with %s: one line naming the node and the field, exit 2', (_, spec, message) => {
+    const { code, out, err } = run(['eligible', '--nodes', '-'], list([node('good'), node('bad-1', spec)]));
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toBe(`node-reporter: stdin: items[1] (node "bad-1"): ${message}\n`);
+  });
+
+  test('refuses labels that are not strings', () => {
+    const { code, err } = run(['eligible', '--nodes', '-'], list([{ metadata: { name: 'a', labels: { tier: 1 } } }]));
+    expect(code).toBe(2);
+    expect(err).toBe('node-reporter: stdin: items[0] (node "a"): metadata.labels["tier"] must be a string but got 1\n');
+  });
+
+  test('refuses a repeated selector key, naming both values', () => {
+    const { code, err } = run(['eligible', '--nodes', '-', '--selector', 'a=b', '--selector', 'a=c'], list([node('a')]));
+    expect(code).toBe(2);
+    expect(err).toMatch(/^node-reporter: --selector repeats the key "a" \(a=b and a=c\): a node label has one value\n/);
+  });
+
+  test('shows an empty wanted value as ""', () => {
+    const { out } = run(['eligible', '--nodes', '-', '--selector', 'a='], list([node('n1', {}, { a: 'x' })]));
+    expect(out).toContain('n1    no        label a=x, want ""');
+    expect(out).toContain('  kubectl label node n1 a= --overwrite\n');
+  });
+
+  test('never suggests labelling a node with a key the kubelet owns, and says what to do instead', () => {
+    const { out } = run(['eligible', '--nodes', '-', '--selector', 'kubernetes.io/os=windows'], list([node('linux-1', {}, { 'kubernetes.io/os': 'linux' })]));
+    expect(out).not.toContain('kubectl label');
+    expect(out).toContain('(node linux-1: kubernetes.io/os is set by the kubelet or the cloud provider from the node itself and cannot be labelled by hand; select the nodes by a label of your own instead)');
+  });
+
+  test.each([
+    ['node-role.kubernetes.io/agents', true], ['node.kubernetes.io/exclude-from-external-load-balancers', true], ['example.com/tier', true], ['tier', true],
+    ['kubernetes.io/os', false], ['node.kubernetes.io/instance-type', false], ['topology.kubernetes.io/zone', false], ['beta.kubernetes.io/arch', false],
+  ])('treats %s as a label a person may set: %s', (key, user) => {
+    expect(isUserLabel(key)).toBe(user);
+  });
+
+  test('escapes control and bidirectional characters in node names and values', () => {
+    const { code, out } = run(['eligible', '--nodes', '-'], list([node('evil\u001b[2Jnode', {}, { 'practice-tier': 'x\u202e' })]));
+    expect(code).toBe(0);
+    expect(out).not.toMatch(/[\u001b\u202e]/);
+    expect(out).toContain('"evil\\u001b[2Jnode"');
+    expect(out).toContain('label practice-tier="x\\u202e", want operations');
+    expect(out).toContain('(no command for node "evil\\u001b[2Jnode": not a valid node name)');
+  });
+
+  test('takes tolerations, repeatable, beside the selector', () => {
+    const nodes = list([node('gpu', { taints: [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }, { key: 'dedicated', effect: 'NoExecute' }] })]);
+    expect(JSON.parse(run(['eligible', '--nodes', '-', '--json', '--toleration', 'nvidia.com/gpu=present:NoSchedule'], nodes).out).desired).toBe(0);
+    expect(JSON.parse(run(['eligible', '--nodes', '-', '--json', '--toleration', 'nvidia.com/gpu=present:NoSchedule', '--toleration', 'dedicated:NoExecute'], nodes).out).desired).toBe(1);
+    const bad = run(['eligible', '--nodes', '-', '--toleration', 'dedicated:NoRun'], nodes);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--toleration must be KEY\[=VALUE\]:EFFECT with EFFECT one of NoSchedule, PreferNoSchedule, NoExecute but got "dedicated:NoRun"/);
+  });
+});
+
+describe('node-reporter eligible --manifest', () => {
+  let dir: string;
+  const write = (name: string, text: string) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, text);
+    return file;
+  };
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-reporter-cli-'));
+    // The example agents, synthesized as cdk8s would write them.
+    write('agents.k8s.yaml', Yaml.stringify(...Testing.synth(new NodeExporterChart(Testing.app(), 'e')), ...Testing.synth(new LogCollectorChart(Testing.app(), 'l'))));
+    const nodes = JSON.parse(fs.readFileSync(path.join(fixtures, 'troubled.json'), 'utf-8'));
+    const extra = (name: string, labels: Record<string, string>, taints: unknown[] = []) => ({ kind: 'Node', metadata: { name, labels }, spec: { taints } });
+    nodes.items.push(
+      extra('fargate-1', { 'kubernetes.io/os': 'linux', 'eks.amazonaws.com/compute-type': 'fargate' }),
+      extra('windows-1', { 'kubernetes.io/os': 'windows' }),
+      extra('no-cni-yet', { 'kubernetes.io/os': 'linux' }, [{ key: 'node.kubernetes.io/network-unavailable', effect: 'NoSchedule' }]),
+    );
+    write('nodes.json', JSON.stringify(nodes));
+  });
+
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('judges each DaemonSet by its own set-based affinity, tolerations and host network, one report each', () => {
+    // WHEN
+    const { code, out } = run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', path.join(dir, 'agents.k8s.yaml'), '--json']);
+
+    // THEN
+    expect(code).toBe(0);
+    const reports = JSON.parse(out).daemonSets;
+    const eligibleOf = (r: { nodes: Array<{ name: string; eligible: boolean }> }) => r.nodes.filter((n) => n.eligible).map((n) => n.name);
+    expect(reports.map((r: { namespace: string; name: string }) => `${r.namespace}/${r.name}`)).toEqual(['monitoring/node-exporter', 'logging/fluent-bit']);
+    // Every taint tolerated: cordoned, not-ready, pressured and GPU nodes too; no Fargate, no Windows.
+    expect(eligibleOf(reports[0])).toEqual(['cordoned', 'not-ready', 'memory-pressure', 'batch-1', 'gpu-1', 'no-cni-yet']);
+    expect(eligibleOf(reports[1])).toEqual(['cordoned', 'not-ready', 'memory-pressure', 'batch-1', 'gpu-1', 'fargate-1', 'no-cni-yet']);
+    expect(reports[0].nodes.find((n: { name: string }) => n.name === 'fargate-1').reasons).toEqual(['required node affinity does not match']);
+  });
+
+  test('gives the controller answer for the reporter manifest, and the host-network exception for network-unavailable', () => {
+    write('hostnet.yaml', [
+      'apiVersion: apps/v1', 'kind: DaemonSet', 'metadata: {name: cni}', 'spec:', '  template:', '    spec:', '      hostNetwork: true',
+      '      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [no-cni-yet, batch-1]}]}]}}}', '',
+    ].join('\n'));
+    const reporter = run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', path.join(__dirname, '..', '..', 'dist', 'node-reporter-v1.k8s.yaml')]);
+    expect(reporter.out).toMatch(/^DaemonSet practice-daemon\/node-reporter\n/);
+    expect(reporter.out).toContain('desired: 2\n');
+    const cni = JSON.parse(run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', path.join(dir, 'hostnet.yaml'), '--json']).out).daemonSets[0];
+    expect(cni.nodes.filter((n: { eligible: boolean }) => n.eligible).map((n: { name: string }) => n.name)).toEqual(['batch-1', 'no-cni-yet']);
+  });
+
+  test('refuses --selector with --manifest, and a manifest without a DaemonSet', () => {
+    expect(run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', path.join(dir, 'agents.k8s.yaml'), '--selector', 'a=b']).err)
+      .toMatch(/--manifest judges each DaemonSet by its own scheduling fields; leave out --selector/);
+    const none = run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', write('empty.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n')]);
+    expect(none.code).toBe(2);
+    expect(none.err).toBe(`node-reporter: ${path.join(dir, 'empty.yaml')}: has no DaemonSet\n`);
   });
 });

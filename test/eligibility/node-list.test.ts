@@ -18,7 +18,8 @@ describe('readNodeList', () => {
   });
 
   test.each([
-    ['text that is not JSON', 'nodes:\n  - a', /^f.json: not JSON \(/],
+    ['broken JSON', '{"kind": "List",', /^f.json: not JSON \(/],
+    ['YAML with a duplicate key', 'kind: List\nkind: Node\n', /^f.json: neither JSON nor YAML \(/],
     ['a Pod', '{"kind":"Pod","metadata":{"name":"p"}}', 'f.json: expected a Node or a List of Node (kubectl get nodes -o json) but got kind "Pod"'],
     ['an array', '[]', 'f.json: expected a Node or a List of Node (kubectl get nodes -o json) but got an array'],
     ['an empty list', '{"kind":"List","items":[]}', 'f.json: the list has no nodes'],

@@ -1,0 +1,19 @@
+/**
+ * Text from an input file, made safe for a terminal: control characters,
+ * and the invisible or bidirectional ones that can disguise text, are
+ * escaped as \uXXXX. Names from a node list are printed through this.
+ */
+
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/**
+ * The text with unsafe characters escaped; quoted (as JSON) when `quote` is
+ * set, or when it is empty or had anything to escape.
+ */
+export function printable(text: string, quote = false): string {
+  const escaped = text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (quote || escaped !== text || text === '') {
+    return `"${escaped.replace(/\\(?!u[0-9a-f]{4})/g, '\\\\').replace(/"/g, '\\"')}"`;
+  }
+  return text;
+}
