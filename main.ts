@@ -1,11 +1,13 @@
 import { App } from 'cdk8s';
-import { NodeReporterChart, selectVariants } from './lib';
+import { booleanSetting, NodeReporterChart, selectVariants, synthesizesHelmChart } from './lib';
 
-// No outdir: it would override `cdk8s synth -o` and `--stdout`. No construct
-// metadata file: dist/ holds exactly one manifest per variant.
-const app = new App({ recordConstructMetadata: false });
-// NODE_REPORTER_VARIANTS=v2 synthesizes v2 alone, e.g. as one Helm chart.
-for (const version of selectVariants(['v1', 'v2'], process.env.NODE_REPORTER_VARIANTS)) {
-  new NodeReporterChart(app, `node-reporter-${version}`, { version });
+// No outdir: it would override `cdk8s synth -o` and `--stdout`.
+const app = new App();
+// NODE_REPORTER_VARIANTS=v2 synthesizes v2 alone; a Helm chart must pick one.
+const variants = selectVariants(['v1', 'v2'], process.env.NODE_REPORTER_VARIANTS, { helm: synthesizesHelmChart(process.env.CDK8S_OUTDIR) });
+// NODE_REPORTER_CREATE_NAMESPACE=false: deploy into a namespace someone else owns.
+const createNamespace = booleanSetting('NODE_REPORTER_CREATE_NAMESPACE', process.env.NODE_REPORTER_CREATE_NAMESPACE, true);
+for (const version of variants) {
+  new NodeReporterChart(app, `node-reporter-${version}`, { version, createNamespace });
 }
 app.synth();

@@ -1,21 +1,64 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** How an app was asked to synthesize its variants. */
+export interface VariantSelectionOptions {
+  /**
+   * Whether the output is a Helm chart's `templates/`: a Helm chart holds one
+   * variant (two would be one release with two objects of one kind and name).
+   * @default false
+   */
+  readonly helm?: boolean;
+}
+
 /**
  * The variants an app synthesizes: all of them, or those named in a
  * comma-separated selection such as the `NODE_REPORTER_VARIANTS` environment
- * variable (`v2`, or `v1,v2`). A Helm chart, for one, holds one variant.
+ * variable (`v2`, or `v1,v2`). A Helm chart holds exactly one.
  *
  * @param all every variant the app knows, in order
  * @param selection the variants wanted; all when undefined or empty
+ * @param options whether the output is a Helm chart
  * @returns the selected variants, in the order of `all`
+ * @throws Error naming NODE_REPORTER_VARIANTS for an unknown variant, or for more than one in a Helm chart
  */
-export function selectVariants(all: readonly string[], selection?: string): string[] {
-  if (selection === undefined || selection.trim() === '') {
-    return [...all];
-  }
-  const wanted = selection.split(',').map((v) => v.trim());
-  for (const variant of wanted) {
-    if (!all.includes(variant)) {
-      throw new Error(`'NODE_REPORTER_VARIANTS' must list variants among ${all.join(', ')} but got ${JSON.stringify(variant)}`);
+export function selectVariants(all: readonly string[], selection?: string, options: VariantSelectionOptions = {}): string[] {
+  const chosen = selection === undefined || selection.trim() === '' ? [...all] : (() => {
+    const wanted = selection.split(',').map((v) => v.trim());
+    for (const variant of wanted) {
+      if (!all.includes(variant)) {
+        throw new Error(`'NODE_REPORTER_VARIANTS' must list variants among ${all.join(', ')} but got ${JSON.stringify(variant)}`);
+      }
     }
+    return all.filter((v) => wanted.includes(v));
+  })();
+  if (options.helm && chosen.length !== 1) {
+    throw new Error(`a Helm chart holds one variant, but ${chosen.length} were selected (${chosen.join(', ')}): pick one with NODE_REPORTER_VARIANTS, e.g. NODE_REPORTER_VARIANTS=${all[all.length - 1]} cdk8s synth --format helm ...`);
   }
-  return all.filter((v) => wanted.includes(v));
+  return chosen;
+}
+
+/**
+ * Whether `cdk8s synth --format helm` is running the app: the CLI writes the
+ * chart's Chart.yaml first, then runs the app with CDK8S_OUTDIR set to the
+ * chart's `templates/` folder.
+ * @param outdir the app's output folder, `process.env.CDK8S_OUTDIR`
+ */
+export function synthesizesHelmChart(outdir: string | undefined): boolean {
+  return outdir !== undefined && path.basename(outdir) === 'templates' && fs.existsSync(path.join(outdir, '..', 'Chart.yaml'));
+}
+
+/**
+ * A boolean setting from the environment, such as `NODE_REPORTER_CREATE_NAMESPACE`:
+ * `true` or `false`, or the default when unset or empty.
+ * @throws Error naming the variable when it is set to anything else
+ */
+export function booleanSetting(name: string, value: string | undefined, byDefault: boolean): boolean {
+  if (value === undefined || value === '') {
+    return byDefault;
+  }
+  if (value !== 'true' && value !== 'false') {
+    throw new Error(`'${name}' must be true or false but got ${JSON.stringify(value)}`);
+  }
+  return value === 'true';
 }

@@ -1,5 +1,5 @@
 import { Chart, Testing } from 'cdk8s';
-import { NodeReporterChart, NodeToleration } from '../lib';
+import { LabeledNodePolicy, NodeReporterChart, NodeReporterDaemonSet, NodeToleration } from '../lib';
 import { only, synth, synthYaml } from './util';
 
 describe.each(['v1', 'v2'])('NodeReporterChart %s', (version) => {
@@ -97,5 +97,58 @@ describe('NodeReporterChart rendering in linear time', () => {
     const chart = new NodeReporterChart(Testing.app(), 'c', { version: 'v1' });
     chart.node.addValidation({ validate: () => ['broken on purpose'] });
     expect(() => chart.toJson()).toThrow('Validation failed with the following errors:\n  [c] broken on purpose');
+  });
+});
+
+describe('NodeReporterChart and the namespace', () => {
+  test('refuses to create a namespace the cluster owns', () => {
+    expect(() => new NodeReporterChart(Testing.app(), 'x', { version: 'v1', namespace: 'kube-system' }))
+      .toThrow(/^x: 'namespace' must be a namespace this library may own, not one the cluster owns .* but got "kube-system"$/);
+  });
+
+  test('deploys into an existing namespace without emitting the Namespace object, and states the level it needs', () => {
+    // WHEN
+    const chart = new NodeReporterChart(Testing.app(), 'x', { version: 'v1', namespace: 'monitoring', createNamespace: false });
+
+    // THEN
+    const objects = synth(chart);
+    expect(objects.map((o) => o.kind)).toEqual(['DaemonSet']);
+    expect(objects[0].metadata.namespace).toBe('monitoring');
+    expect(chart.ns).toBeUndefined();
+    expect(chart.podSecurityLevel).toBe('restricted');
+  });
+
+  test('may deploy into kube-system when it does not own it', () => {
+    const chart = new NodeReporterChart(Testing.app(), 'x', { version: 'v1', namespace: 'kube-system', createNamespace: false });
+    expect(synth(chart).map((o) => `${o.kind}/${o.metadata.namespace}`)).toEqual(['DaemonSet/kube-system']);
+  });
+});
+
+describe('NodeReporterChart names across charts', () => {
+  test('lets variant charts share object names: they are applied one instead of the other', () => {
+    const app = Testing.app();
+    new NodeReporterChart(app, 'node-reporter-v1', { version: 'v1' });
+    new NodeReporterChart(app, 'node-reporter-v2', { version: 'v2' });
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  test('fails synth for two plain charts with a reporter of one name in one namespace, naming both paths', () => {
+    // GIVEN
+    const app = Testing.app();
+    for (const id of ['a', 'b']) {
+      const chart = new Chart(app, id, { namespace: 'x' });
+      new NodeReporterDaemonSet(chart, 'Reporter', { policy: new LabeledNodePolicy(chart, 'Policy', { key: 'tier', value: 'edge' }), version: 'v1' });
+    }
+
+    // THEN
+    expect(() => app.synth()).toThrow(/\[a\/Reporter\] DaemonSet "node-reporter" in namespace "x" is also defined by b\/Reporter\/Resource\/Resource/);
+  });
+
+  test('fails synth for a plain chart that repeats a variant chart\'s DaemonSet', () => {
+    const app = Testing.app();
+    new NodeReporterChart(app, 'node-reporter-v1', { version: 'v1' });
+    const other = new Chart(app, 'other', { namespace: 'practice-daemon' });
+    new NodeReporterDaemonSet(other, 'Reporter', { policy: new LabeledNodePolicy(other, 'Policy', { key: 'tier', value: 'edge' }), version: 'v1' });
+    expect(() => app.synth()).toThrow(/is also defined by/);
   });
 });

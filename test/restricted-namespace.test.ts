@@ -30,3 +30,10 @@ describe('RestrictedNamespace', () => {
       .toThrow(/^test\/Namespace: 'name' must be a DNS-1123 label .* but got "a.b"$/);
   });
 });
+
+describe('namespaces the cluster owns', () => {
+  test.each(['default', 'kube-system', 'kube-public', 'kube-node-lease'])('refuses to own %s, saying why', (name) => {
+    expect(() => new RestrictedNamespace(Testing.chart(), 'Namespace', { name }))
+      .toThrow(`test/Namespace: 'name' must be a namespace this library may own, not one the cluster owns (default, kube-system, kube-public, kube-node-lease): labelling it for Pod Security stops its system pods and 'kubectl delete -f' would delete it; deploy into it without owning it instead but got "${name}"`);
+  });
+});

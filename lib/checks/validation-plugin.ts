@@ -2,7 +2,15 @@
  * The cdk8s validation plugin: `cdk8s synth` runs it on every manifest it
  * writes when cdk8s.yaml lists it under `validations:`.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Finding } from './finding';
+
+/**
+ * The file cdk8s writes beside the manifests, only so that the validation
+ * report can name construct paths. The CLI has read it before plugins run.
+ */
+export const CONSTRUCT_METADATA_FILE = 'construct-metadata.json';
 
 /** The part of cdk8s-cli's ValidationContext this plugin uses. */
 export interface ValidationContextLike {
@@ -43,8 +51,22 @@ export class NodeAgentChecks {
     this.warningsAsErrors = props.warningsAsErrors ?? false;
   }
 
-  /** Checks the synthesized manifests and fills the report. */
+  /**
+   * Checks the synthesized manifests and fills the report. Then removes
+   * `construct-metadata.json` from beside them (the CLI has read it already),
+   * so that dist/ and a Helm chart's templates/ hold only manifests.
+   */
   public async validate(context: ValidationContextLike): Promise<void> {
+    try {
+      this.check(context);
+    } finally {
+      for (const dir of new Set(context.manifests.map((m) => path.dirname(m)))) {
+        fs.rmSync(path.join(dir, CONSTRUCT_METADATA_FILE), { force: true });
+      }
+    }
+  }
+
+  private check(context: ValidationContextLike): void {
     // Loaded here, not at the top, so that cdk8s can construct the plugin cheaply.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { checkFiles, isBlocking } = require('./index') as typeof import('./index');
@@ -61,7 +83,8 @@ export class NodeAgentChecks {
         ruleName,
         recommendation: list.map((f) => `${f.object} ${f.path}: ${f.message}${waived ? ` (waived: ${f.waived})` : ''}`).join('; '),
         fix: list[0].rule.fix,
-        violatingResources: list.map((f) => ({ resourceName: f.object, locations: [`${f.path}: ${f.message}`], manifestPath: f.file ?? '' })),
+        // cdk8s finds the construct path by the object's name (construct-metadata.json).
+        violatingResources: list.map((f) => ({ resourceName: f.object.slice(f.object.lastIndexOf('/') + 1), locations: [`${f.object} ${f.path}: ${f.message}`], manifestPath: f.file ?? '' })),
       });
     }
     const failed = findings.some((f) => isBlocking(f) || (this.warningsAsErrors && f.waived === undefined));

@@ -45,8 +45,9 @@ describe('NodeAgentChecks (the cdk8s validation plugin)', () => {
     expect(violations).toHaveLength(1);
     expect(violations[0].ruleName).toMatch(/^error \[pss-privileged\] Pod Security Standards/);
     expect(violations[0].violatingResources).toEqual([{
-      resourceName: 'DaemonSet/agent',
-      locations: ['spec.template.spec.containers[0].securityContext.privileged: container "main" is privileged'],
+      // The name is how cdk8s finds the construct path (construct-metadata.json).
+      resourceName: 'agent',
+      locations: ['DaemonSet/agent spec.template.spec.containers[0].securityContext.privileged: container "main" is privileged'],
       manifestPath: file,
     }]);
   });
@@ -61,5 +62,19 @@ describe('NodeAgentChecks (the cdk8s validation plugin)', () => {
     expect(lenient.submitted[0]).toEqual({ status: 'success', metadata: { errors: '0', warnings: '1', waived: '0' } });
     expect(lenient.violations[0].ruleName).toMatch(/^warning \[image-tag\]/);
     expect(strict.submitted[0].status).toBe('failure');
+  });
+
+  test('removes construct-metadata.json from beside the manifests, so dist/ and Helm templates/ hold only manifests', async () => {
+    // GIVEN the file cdk8s writes for the report (the CLI has read it before plugins run)
+    const { context, file } = contextFor(cleanDaemonSet());
+    const metadata = path.join(path.dirname(file), 'construct-metadata.json');
+    fs.writeFileSync(metadata, '{"version":"1.0.0","resources":{}}');
+
+    // WHEN
+    await new NodeAgentChecks().validate(context);
+
+    // THEN
+    expect(fs.existsSync(metadata)).toBe(false);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['app.k8s.yaml']);
   });
 });
