@@ -686,9 +686,29 @@ function restrictedBreaks(props: NodeAgentProps, runAsUser: number): { level: Po
     rules.push(RULES.hostPorts.id);
     raise(PodSecurityLevel.PRIVILEGED);
   }
-  if (runAsUser === 0) {
+  // What the containers' own security contexts relax (they override the restricted defaults).
+  const contexts = props.containers.map((c) => (isRecord(c?.securityContext) ? c.securityContext : {}));
+  if (runAsUser === 0 || contexts.some((sc) => sc.user === 0 || sc.ensureNonRoot === false)) {
     rules.push(RULES.runAsNonRoot.id, RULES.runAsUser.id);
     raise(PodSecurityLevel.BASELINE);
+  }
+  if (contexts.some((sc) => sc.allowPrivilegeEscalation === true)) {
+    rules.push(RULES.privilegeEscalation.id);
+    raise(PodSecurityLevel.BASELINE);
+  }
+  if (contexts.some((sc) => sc.seccompProfile !== undefined && !['RuntimeDefault', 'Localhost'].includes((sc.seccompProfile as { type?: string }).type ?? ''))) {
+    rules.push(RULES.seccomp.id);
+    raise(PodSecurityLevel.PRIVILEGED);
+  }
+  if (contexts.some((sc) => sc.capabilities !== undefined)) {
+    // Anything but the default "drop ALL" is judged by the checks; baseline
+    // allows only a few added capabilities, so the agent is taken as privileged.
+    rules.push(RULES.capabilities.id);
+    raise(PodSecurityLevel.PRIVILEGED);
+  }
+  if (contexts.some((sc) => sc.privileged === true)) {
+    rules.push(RULES.privileged.id);
+    raise(PodSecurityLevel.PRIVILEGED);
   }
   return { level, rules };
 }
@@ -711,8 +731,28 @@ function checkContainer(prop: string, c: unknown): Problem[] {
     checkImage(`${prop}.image`, c.image),
     c.command !== undefined ? checkStringArray(`${prop}.command`, c.command) : undefined,
     c.args !== undefined ? checkStringArray(`${prop}.args`, c.args) : undefined,
-    c.env !== undefined && !isRecord(c.env) ? problem(`${prop}.env`, 'an object of names to EnvValue', c.env) : undefined,
+    c.imagePullPolicy !== undefined && !PULL_POLICIES.includes(c.imagePullPolicy as string) ? problem(`${prop}.imagePullPolicy`, `one of ${PULL_POLICIES.join(', ')}`, c.imagePullPolicy) : undefined,
   );
+  if (c.env !== undefined) {
+    if (!isRecord(c.env)) {
+      problems.push(problem(`${prop}.env`, 'an object of variable names to EnvValue (e.g. DownwardApi.nodeName())', c.env));
+    } else {
+      for (const [name, value] of Object.entries(c.env)) {
+        problems.push(...defined(
+          /^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name) ? undefined : problem(`${prop}.env[key]`, 'an environment variable name ([-._a-zA-Z][-._a-zA-Z0-9]*, as the API server requires)', name),
+          isEnvValue(value) ? undefined : problem(`${prop}.env.${name}`, 'an EnvValue, e.g. EnvValue.fromValue(...) or DownwardApi.nodeName()', value),
+        ));
+      }
+    }
+  }
+  for (const probe of ['readiness', 'liveness'] as const) {
+    if (c[probe] !== undefined && typeof (c[probe] as { _toKube?: unknown })?._toKube !== 'function') {
+      problems.push(problem(`${prop}.${probe}`, 'a cdk8s-plus Probe, e.g. Probe.fromHttpGet(...)', c[probe]));
+    }
+  }
+  if (c.securityContext !== undefined) {
+    problems.push(...checkSecurityContext(`${prop}.securityContext`, c.securityContext));
+  }
   if (c.resources !== undefined) {
     problems.push(...checkResources(`${prop}.resources`, c.resources as kplus.ContainerResources));
   }
@@ -725,10 +765,43 @@ function checkContainer(prop: string, c: unknown): Problem[] {
         problems.push(...defined(
           checkInteger(`${prop}.ports[${i}].number`, port.number, 1, 65535),
           port.hostPort !== undefined ? checkInteger(`${prop}.ports[${i}].hostPort`, port.hostPort, 1, 65535) : undefined,
+          port.protocol !== undefined && !PROTOCOLS.includes(port.protocol as string) ? problem(`${prop}.ports[${i}].protocol`, `one of ${PROTOCOLS.join(', ')}`, port.protocol) : undefined,
+          port.hostIp !== undefined ? problem(`${prop}.ports[${i}].hostIp`, 'unset (an agent on every node binds all addresses)', port.hostIp) : undefined,
           port.name !== undefined && (typeof port.name !== 'string' || !/^(?=.*[a-z])[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(port.name) || port.name.length > 15 || port.name.includes('--'))
             ? problem(`${prop}.ports[${i}].name`, 'an IANA service name (at most 15 characters of a-z, 0-9 and single dashes, with a letter)', port.name) : undefined,
         ));
       });
+    }
+  }
+  return problems;
+}
+
+const PULL_POLICIES: string[] = Object.values(kplus.ImagePullPolicy);
+const PROTOCOLS: string[] = Object.values(kplus.Protocol);
+
+/** A cdk8s-plus EnvValue: a string value, or a source (field, resource, ConfigMap, Secret). */
+function isEnvValue(value: unknown): boolean {
+  return isRecord(value) && (typeof value.value === 'string' ? value.valueFrom === undefined : value.value === undefined && isRecord(value.valueFrom));
+}
+
+function checkSecurityContext(prop: string, sc: unknown): Problem[] {
+  if (!isRecord(sc)) {
+    return [problem(prop, 'an object of cdk8s-plus ContainerSecurityContextProps', sc)];
+  }
+  const problems: Problem[] = [];
+  for (const key of ['user', 'group'] as const) {
+    if (sc[key] !== undefined) {
+      problems.push(...defined(checkInteger(`${prop}.${key}`, sc[key], 0, 2147483647)));
+    }
+  }
+  for (const key of ['ensureNonRoot', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation'] as const) {
+    if (sc[key] !== undefined && typeof sc[key] !== 'boolean') {
+      problems.push(problem(`${prop}.${key}`, 'a boolean', sc[key]));
+    }
+  }
+  for (const key of Object.keys(sc)) {
+    if (!['user', 'group', 'ensureNonRoot', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation', 'capabilities', 'seccompProfile'].includes(key)) {
+      problems.push(problem(`${prop}[key]`, 'one of user, group, ensureNonRoot, privileged, readOnlyRootFilesystem, allowPrivilegeEscalation, capabilities, seccompProfile', key));
     }
   }
   return problems;

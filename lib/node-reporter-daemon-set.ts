@@ -1,7 +1,7 @@
 import type * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CONTAINER_NAME, DEFAULT_IMAGE, DEFAULT_INTERVAL_SECONDS, DEFAULT_NAME } from './defaults';
-import { checkImage, checkInteger, checkVersion, defined, isRecord, Problem, problem } from './k8s/syntax';
+import { checkDns1123Label, checkImage, checkInteger, checkVersion, defined, isRecord, Problem, problem } from './k8s/syntax';
 import { AgentUpdateStrategy, DEFAULT_AGENT_RESOURCES, DownwardApi, NodeAgent } from './node-agent';
 import { NodePolicy } from './node-policy';
 import { checkResources } from './validate-props';
@@ -197,6 +197,7 @@ function reporterProblems(props: NodeReporterDaemonSetProps): Problem[] {
   return [
     ...defined(
       checkVersion('version', props.version),
+      props.name !== undefined ? checkDns1123Label('name', props.name) : undefined,
       props.image !== undefined ? checkImage('image', props.image) : undefined,
       props.intervalSeconds !== undefined ? checkInteger('intervalSeconds', props.intervalSeconds, 1, 86400) : undefined,
     ),

@@ -1,5 +1,5 @@
 import { checkToleration, Toleration } from './k8s/scheduling';
-import { checkInteger, checkLabelValue, checkQualifiedName, problem } from './k8s/syntax';
+import { checkInteger, checkLabelValue, checkQualifiedName, isRecord, Problem, problem } from './k8s/syntax';
 import { throwIfProblem } from './validate-props';
 
 /** The effect of a node taint. */
@@ -26,6 +26,10 @@ export interface NodeTolerationOptions {
 }
 
 const BRAND = Symbol.for('node-reporter.NodeToleration');
+
+function checkOptions(options: unknown): Problem | undefined {
+  return options === undefined || isRecord(options) ? undefined : problem('toleration options', 'an object { tolerationSeconds? }', options);
+}
 
 /**
  * A toleration that lets a node agent run on tainted nodes.
@@ -57,9 +61,9 @@ export class NodeToleration {
    * @param effect the effect tolerated; all effects when omitted
    * @param options tolerationSeconds, for NoExecute
    */
-  public static exists(key: string, effect?: TaintEffect, options: NodeTolerationOptions = {}): NodeToleration {
-    throwIfProblem(checkQualifiedName('toleration key', key));
-    return new NodeToleration({ key, operator: 'Exists', effect, tolerationSeconds: options.tolerationSeconds });
+  public static exists(key: string, effect?: TaintEffect, options?: NodeTolerationOptions): NodeToleration {
+    throwIfProblem(checkQualifiedName('toleration key', key), checkOptions(options));
+    return new NodeToleration({ key, operator: 'Exists', effect, tolerationSeconds: options?.tolerationSeconds });
   }
 
   /**
@@ -69,9 +73,9 @@ export class NodeToleration {
    * @param effect the effect tolerated; all effects when omitted
    * @param options tolerationSeconds, for NoExecute
    */
-  public static equal(key: string, value: string, effect?: TaintEffect, options: NodeTolerationOptions = {}): NodeToleration {
-    throwIfProblem(checkQualifiedName('toleration key', key), checkLabelValue('toleration value', value));
-    return new NodeToleration({ key, operator: 'Equal', value, effect, tolerationSeconds: options.tolerationSeconds });
+  public static equal(key: string, value: string, effect?: TaintEffect, options?: NodeTolerationOptions): NodeToleration {
+    throwIfProblem(checkQualifiedName('toleration key', key), checkLabelValue('toleration value', value), checkOptions(options));
+    return new NodeToleration({ key, operator: 'Equal', value, effect, tolerationSeconds: options?.tolerationSeconds });
   }
 
   /**

@@ -101,8 +101,8 @@ function wholeUnits(prop: string, size: Size | undefined, unit: 'Mi' | 'Gi', pro
 /** The API server's rule for a rolling update value: a non-negative integer or a percentage from 0% to 100%. */
 function checkIntOrPercent(prop: string, value: kplus.PercentOrAbsolute | undefined): Problem | undefined {
   const v = value?.value;
-  const ok = typeof v === 'number' ? Number.isInteger(v) && v >= 0 : typeof v === 'string' && /^\d+%$/.test(v) && parseInt(v, 10) <= 100;
-  return ok ? undefined : problem(prop, 'a PercentOrAbsolute: a whole number of nodes (0 or more) or a percentage from 0% to 100%', v ?? value);
+  const ok = typeof v === 'number' ? Number.isInteger(v) && v >= 0 && v <= 2147483647 : typeof v === 'string' && /^\d+%$/.test(v) && parseInt(v, 10) <= 100;
+  return ok ? undefined : problem(prop, 'a PercentOrAbsolute: a whole number of nodes from 0 to 2147483647 or a percentage from 0% to 100%', v ?? value);
 }
 
 function isZero(value: kplus.PercentOrAbsolute): boolean {

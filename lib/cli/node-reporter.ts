@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { DEFAULT_POLICY_KEY, DEFAULT_POLICY_VALUE } from '../defaults';
-import { daemonSetsIn, decodeText, EligibilityReport, evaluateNodes, labelNodeCommand, NodeListError, PodScheduling, printable, readNodeList } from '../eligibility';
+import { daemonSetsIn, decodeText, EligibilityReport, evaluateNodes, labelNodeCommand, NodeListError, PodScheduling, printable, printableJson, readNodeList } from '../eligibility';
 import { Toleration } from '../k8s/scheduling';
 import { checkDns1123Subdomain, checkLabelValue, checkQualifiedName } from '../k8s/syntax';
 
@@ -121,7 +121,12 @@ function readManifest(io: Io, file: string): unknown[] {
   if (error) {
     throw new NodeListError(`${source}: not YAML (${printable(error.message.split('\n')[0])})`);
   }
-  const objects = list.map((d) => d.toJS()).filter((o) => o !== null);
+  let objects: unknown[];
+  try {
+    objects = list.map((d) => d.toJS({ maxAliasCount: 100 })).filter((o) => o !== null);
+  } catch (e) {
+    throw new NodeListError(`${source}: not usable YAML (${printable((e as Error).message.split('\n')[0])})`);
+  }
   if (!objects.some((o) => typeof o === 'object' && o !== null && (o as { kind?: unknown }).kind === 'DaemonSet')) {
     throw new NodeListError(`${source}: has no DaemonSet`);
   }
@@ -188,7 +193,7 @@ function eligible(args: string[], io: Io): number {
     const objects = readManifest(io, values.manifest);
     const reports = daemonSetsIn(objects, readNodes(io, values.nodes));
     if (values.json) {
-      io.out(`${JSON.stringify({ daemonSets: reports.map((r) => ({ name: r.name, namespace: r.namespace, desired: r.desired, nodes: verdicts(r) })) })}\n`);
+      io.out(`${printableJson({ daemonSets: reports.map((r) => ({ name: r.name, namespace: r.namespace, desired: r.desired, nodes: verdicts(r) })) })}\n`);
     } else {
       io.out(reports.map((r) => `DaemonSet ${r.namespace ? `${printable(r.namespace)}/` : ''}${printable(r.name)}\n${table(r)}`).join('\n'));
     }
@@ -211,7 +216,7 @@ function eligible(args: string[], io: Io): number {
   };
   const report = evaluateNodes(readNodes(io, values.nodes), scheduling);
   if (values.json) {
-    io.out(`${JSON.stringify({ desired: report.desired, nodes: verdicts(report) })}\n`);
+    io.out(`${printableJson({ desired: report.desired, nodes: verdicts(report) })}\n`);
   } else {
     io.out(table(report));
   }

@@ -125,7 +125,12 @@ function parse(text: string, source: string): unknown {
   if (error) {
     throw new NodeListError(`${source}: neither JSON nor YAML (${printable(error.message.split('\n')[0])})`);
   }
-  const values = list.filter((d) => d.contents !== null).map((d) => d.toJS());
+  let values: unknown[];
+  try {
+    values = list.filter((d) => d.contents !== null).map((d) => d.toJS({ maxAliasCount: 100 }));
+  } catch (e) {
+    throw new NodeListError(`${source}: not usable YAML (${printable((e as Error).message.split('\n')[0])})`);
+  }
   if (values.length !== 1) {
     throw new NodeListError(`${source}: expected one document (kubectl get nodes -o json or -o yaml) but got ${values.length}`);
   }

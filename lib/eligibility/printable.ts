@@ -17,3 +17,11 @@ export function printable(text: string, quote = false): string {
   }
   return text;
 }
+
+/**
+ * JSON text with the same characters escaped (as \uXXXX, which JSON parses
+ * back to the same string), so that printing it never garbles a terminal.
+ */
+export function printableJson(value: unknown): string {
+  return JSON.stringify(value).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -58,15 +58,25 @@ const QUANTITY_MULTIPLIERS: Record<string, number> = {
   'Ki': 2 ** 10, 'Mi': 2 ** 20, 'Gi': 2 ** 30, 'Ti': 2 ** 40, 'Pi': 2 ** 50, 'Ei': 2 ** 60,
 };
 
-/** Quotes a received value for a message; JSON escapes control characters. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/**
+ * Quotes a received value for a message, whatever it is (a BigInt, a
+ * function, a cyclic object): JSON, with control, invisible and bidirectional
+ * characters escaped, so that a message never garbles a terminal.
+ */
 export function show(value: unknown): string {
-  if (typeof value === 'string') {
-    return JSON.stringify(value);
-  }
   if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) {
     return String(value);
   }
-  return JSON.stringify(value) ?? String(value);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'symbol' || typeof v === 'function' ? String(v) : v));
+  } catch {
+    text = undefined;
+  }
+  text ??= typeof value === 'symbol' || typeof value === 'function' || typeof value === 'bigint' ? String(value) : Object.prototype.toString.call(value);
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The problem "'prop' must be <allowed> but got <value>". */
