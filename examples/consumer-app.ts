@@ -1,8 +1,9 @@
 // A team's own cdk8s app that installs this library: two reporters, a stable
-// one and a canary, share one eligibility policy in the team's namespace.
+// one and a canary, share one eligibility policy in the team's namespace; the
+// team's own exporter runs on Linux nodes chosen by set-based rules.
 import { App, Chart } from 'cdk8s';
 import { PercentOrAbsolute } from 'cdk8s-plus-28';
-import { LabeledNodePolicy, NodeReporterDaemonSet, NodeToleration, RestrictedNamespace } from 'node-reporter';
+import { DownwardApi, LabeledNodePolicy, NodeAgent, NodePolicy, NodeReporterDaemonSet, NodeRequirement, NodeToleration, RestrictedNamespace } from 'node-reporter';
 
 const app = new App();
 const chart = new Chart(app, 'monitoring', { namespace: 'monitoring' });
@@ -25,6 +26,25 @@ new NodeReporterDaemonSet(chart, 'Canary', {
   priorityClassName: 'system-node-critical',
   maxUnavailable: PercentOrAbsolute.percent(10),
   minReadySeconds: 10,
+});
+
+// Any agent: Linux on amd64 or arm64, never a Fargate (virtual) node.
+const linux = new NodePolicy(chart, 'Linux', {
+  operatingSystem: 'linux',
+  architectures: ['amd64', 'arm64'],
+  matchExpressions: [NodeRequirement.notIn('eks.amazonaws.com/compute-type', 'fargate')],
+});
+new NodeAgent(chart, 'Exporter', {
+  policy: linux,
+  name: 'team-exporter',
+  labels,
+  containers: [{
+    name: 'exporter',
+    image: 'registry.example.com/team/exporter:1.4.0',
+    args: ['--listen=:8080'],
+    ports: [{ number: 8080, name: 'metrics' }],
+    env: { NODE_NAME: DownwardApi.nodeName(), HOST_IP: DownwardApi.hostIp() },
+  }],
 });
 
 app.synth();

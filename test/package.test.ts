@@ -108,18 +108,29 @@ describe('the npm package', () => {
 
   test('a strict TypeScript cdk8s app type-checks and synthesizes with it (the checks included)', () => {
     expect(manifests.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual([
-      'Namespace/monitoring', 'DaemonSet/node-reporter', 'DaemonSet/node-reporter-canary',
+      'Namespace/monitoring', 'DaemonSet/node-reporter', 'DaemonSet/node-reporter-canary', 'DaemonSet/team-exporter',
     ]);
   });
 
-  test('puts both reporters in the namespace monitoring, and no namespace on the Namespace', () => {
+  test('puts every agent in the namespace monitoring, and no namespace on the Namespace', () => {
     const [ns, ...daemonSets] = manifests;
     expect(ns.metadata).not.toHaveProperty('namespace');
-    expect(daemonSets.map((ds) => ds.metadata.namespace)).toEqual(['monitoring', 'monitoring']);
+    expect(daemonSets.map((ds) => ds.metadata.namespace)).toEqual(['monitoring', 'monitoring', 'monitoring']);
+  });
+
+  test('runs its own NodeAgent on the nodes of a set-based policy', () => {
+    const exporter = manifests[3];
+    expect(exporter.spec.template.spec.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+    expect(exporter.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([{ matchExpressions: [
+      { key: 'eks.amazonaws.com/compute-type', operator: 'NotIn', values: ['fargate'] },
+      { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64', 'arm64'] },
+    ] }]);
+    expect(exporter.spec.template.spec.containers[0]).toMatchObject({ image: 'registry.example.com/team/exporter:1.4.0', ports: [{ containerPort: 8080, name: 'metrics' }] });
+    expect(exporter.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65534 });
   });
 
   test('lands both reporters on the nodes of their shared policy, control planes included', () => {
-    for (const ds of manifests.slice(1)) {
+    for (const ds of manifests.slice(1, 3)) {
       expect(ds.spec.template.spec.nodeSelector).toEqual({ 'node-role.example.com/agents': 'true' });
       expect(ds.spec.template.spec.tolerations).toEqual([{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }]);
     }
@@ -134,7 +145,7 @@ describe('the npm package', () => {
   });
 
   test('runs v3 and v4-rc.1, each selecting only its own pods', () => {
-    const [stable, canary] = manifests.slice(1);
+    const [stable, canary] = manifests.slice(1, 3);
     expect(stable.spec.template.spec.containers[0].command[2]).toContain('version=v3;');
     expect(canary.spec.template.spec.containers[0].command[2]).toContain('version=v4-rc.1;');
     expect(stable.spec.selector.matchLabels).toEqual({ app: 'node-reporter' });
