@@ -86,7 +86,7 @@ describe('the npm package', () => {
   test('ships exactly the built JavaScript and declarations of lib/, the API reference, README and LICENSE', () => {
     const sources = (fs.readdirSync(path.join(root, 'lib'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\\/g, '/').replace(/\.ts$/, ''));
     const docs = (fs.readdirSync(path.join(root, 'docs', 'api'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => `docs/api/${f}`);
-    const expected = ['LICENSE', 'README.md', 'package.json', ...docs, ...sources.flatMap((f) => [`build/lib/${f}.js`, `build/lib/${f}.d.ts`])];
+    const expected = ['LICENSE', 'README.md', 'package.json', 'build/lib/checks/schema-1.28.json', ...docs, ...sources.flatMap((f) => [`build/lib/${f}.js`, `build/lib/${f}.d.ts`])];
     expect([...packed].sort()).toEqual(expected.sort());
     expect(packed).not.toContain('build/lib/removed-module.js');
   });

@@ -12,6 +12,8 @@
  */
 import * as fs from 'node:fs';
 import { parseAllDocuments } from 'yaml';
+import { checkApiValidation } from './api-validation';
+import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
 import { Finding, KubeObject, Problem } from './finding';
 import { checkMetadata } from './metadata';
 import { checkPodSecurity } from './pod-security';
@@ -53,19 +55,35 @@ function waiversOf(obj: KubeObject): { waivers: Map<string, string>; problems: P
   return { waivers, problems };
 }
 
-/** Every finding for one parsed object. */
+/** Every finding for one parsed object (rules across objects need {@link checkObjects}). */
 export function checkObject(obj: KubeObject, file?: string): Finding[] {
+  return findingsOf(obj, file, []);
+}
+
+/** Every finding for a set of objects, including the rules across objects (a PodDisruptionBudget that selects a DaemonSet's pods). */
+export function checkObjects(objects: readonly KubeObject[], files: readonly (string | undefined)[] = []): Finding[] {
+  const across = checkPdbsAgainstDaemonSets(objects);
+  return objects.flatMap((obj, i) => findingsOf(obj, files[i], across.get(obj) ?? []));
+}
+
+function findingsOf(obj: KubeObject, file: string | undefined, extra: Problem[]): Finding[] {
   const object = describe(obj);
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
     return [{ rule: RULES.schema, severity: Severity.ERROR, file, object, path: '(document)', message: 'is not a Kubernetes object (a YAML mapping)' }];
   }
   const pod = podTemplateOf(obj);
   const { waivers, problems: waiverProblems } = waiversOf(obj);
+  const schema = checkSchema(obj);
+  // A field the schema already refuses (a missing required one) is reported once.
+  const withoutSchemaDuplicates = (_: unknown, list: Problem[]) => list.filter((p) => !schema.some((s) => s.path === p.path));
   const problems = [
-    ...checkSchema(obj),
+    ...schema,
     ...checkMetadata(obj),
     ...(pod ? checkPodSecurity(pod) : []),
     ...checkWorkload(obj, pod),
+    ...withoutSchemaDuplicates(checkSchema, checkApiValidation(obj, pod)),
+    ...checkDaemonSetRules(obj, pod),
+    ...extra,
   ];
   return [
     ...waiverProblems.map((p) => ({ ...p, severity: p.rule.severity, file, object })),
@@ -73,9 +91,10 @@ export function checkObject(obj: KubeObject, file?: string): Finding[] {
   ];
 }
 
-/** Every finding for a multi-document YAML text; duplicate keys and syntax errors are findings too. */
-export function checkYaml(text: string, file?: string): Finding[] {
+/** The objects of a multi-document YAML text, and findings for the documents that are not YAML. */
+function parseYaml(text: string, file?: string): { objects: KubeObject[]; findings: Finding[] } {
   const findings: Finding[] = [];
+  const objects: KubeObject[] = [];
   parseAllDocuments(text).forEach((doc, i) => {
     const syntax = [...doc.errors, ...doc.warnings];
     if (doc.errors.length > 0) {
@@ -85,17 +104,32 @@ export function checkYaml(text: string, file?: string): Finding[] {
       })));
       return;
     }
-    const obj = doc.toJS();
+    let obj: unknown;
+    try {
+      obj = doc.toJS({ maxAliasCount: 100 });
+    } catch (e) {
+      findings.push({ rule: RULES.yamlSyntax, severity: Severity.ERROR, file, object: `document ${i + 1}`, path: '(document)', message: (e as Error).message.split('\n')[0] });
+      return;
+    }
     if (obj !== null && obj !== undefined) {
-      findings.push(...checkObject(obj, file));
+      objects.push(obj as KubeObject);
     }
   });
-  return findings;
+  return { objects, findings };
 }
 
-/** Every finding for some manifest files. */
+/** Every finding for a multi-document YAML text; duplicate keys and syntax errors are findings too. */
+export function checkYaml(text: string, file?: string): Finding[] {
+  const { objects, findings } = parseYaml(text, file);
+  return [...findings, ...checkObjects(objects, objects.map(() => file))];
+}
+
+/** Every finding for some manifest files, judged together (rules across objects span files). */
 export function checkFiles(files: readonly string[]): Finding[] {
-  return files.flatMap((file) => checkYaml(fs.readFileSync(file, 'utf-8'), file));
+  const parsed = files.map((file) => ({ file, ...parseYaml(fs.readFileSync(file, 'utf-8'), file) }));
+  const objects = parsed.flatMap((p) => p.objects);
+  const fileOf = parsed.flatMap((p) => p.objects.map(() => p.file));
+  return [...parsed.flatMap((p) => p.findings), ...checkObjects(objects, fileOf)];
 }
 
 /** Whether a finding fails synth: an error that is not waived. */

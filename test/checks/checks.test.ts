@@ -37,13 +37,16 @@ describe('manifest checks: each rule, broken alone', () => {
     ['a quantity like 32MB', (_, __, c) => { c.resources.limits.memory = '32MB'; }, [`schema ${C}.resources.limits.memory`]],
     ['a string where an integer belongs', (ds) => { ds.spec.minReadySeconds = '5'; }, ['schema spec.minReadySeconds']],
     ['a missing required field', (_, __, c) => { delete c.name; }, [`schema ${C}.name`]],
-    ['an enum value that does not exist', (_, __, c) => { c.imagePullPolicy = 'Sometimes'; }, [`schema ${C}.imagePullPolicy`]],
+    ['an enum value that does not exist', (_, __, c) => { c.imagePullPolicy = 'Sometimes'; }, [`api-container ${C}.imagePullPolicy`]],
     // Pod Security restricted
-    ['hostNetwork', (_, pod) => { pod.hostNetwork = true; }, ['pss-host-namespaces spec.template.spec.hostNetwork']],
+    ['hostNetwork', (_, pod) => { pod.hostNetwork = true; pod.dnsPolicy = 'ClusterFirstWithHostNet'; }, ['pss-host-namespaces spec.template.spec.hostNetwork']],
+    ['hostNetwork with the default dnsPolicy', (_, pod) => { pod.hostNetwork = true; }, ['pss-host-namespaces spec.template.spec.hostNetwork', 'hostnetwork-dns spec.template.spec.dnsPolicy']],
     ['hostPID and hostIPC', (_, pod) => { pod.hostPID = true; pod.hostIPC = true; }, ['pss-host-namespaces spec.template.spec.hostPID', 'pss-host-namespaces spec.template.spec.hostIPC']],
     ['a Windows host process', (_, pod) => { pod.securityContext.windowsOptions = { hostProcess: true }; }, ['pss-host-process spec.template.spec.securityContext.windowsOptions.hostProcess']],
-    ['a privileged container', (_, __, c) => { c.securityContext.privileged = true; }, [`pss-privileged ${C}.securityContext.privileged`]],
-    ['an added capability', (_, __, c) => { c.securityContext.capabilities.add = ['SYS_ADMIN', 'NET_BIND_SERVICE']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`]],
+    // privileged with allowPrivilegeEscalation: false is also refused by the API server's ValidateSecurityContext.
+    ['a privileged container', (_, __, c) => { c.securityContext.privileged = true; }, [`pss-privileged ${C}.securityContext.privileged`, `api-security-context ${C}.securityContext`]],
+    ['an added capability', (_, __, c) => { c.securityContext.capabilities.add = ['NET_ADMIN', 'NET_BIND_SERVICE']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`]],
+    ['CAP_SYS_ADMIN without privilege escalation', (_, __, c) => { c.securityContext.capabilities.add = ['SYS_ADMIN']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`, `api-security-context ${C}.securityContext`]],
     ['capabilities not dropped', (_, __, c) => { delete c.securityContext.capabilities; }, [`pss-capabilities ${C}.securityContext.capabilities.drop`]],
     ['a hostPath volume', (_, pod) => { pod.volumes = [{ name: 'logs', hostPath: { path: '/var/log' } }]; }, ['pss-volume-types spec.template.spec.volumes[0].hostPath']],
     ['a host port', (_, __, c) => { c.ports = [{ containerPort: 9100, hostPort: 9100 }]; }, [`pss-host-ports ${C}.ports[0].hostPort`]],
@@ -58,7 +61,7 @@ describe('manifest checks: each rule, broken alone', () => {
     ['an unconfined seccomp profile', (_, __, c) => { c.securityContext.seccompProfile = { type: 'Unconfined' }; }, [`pss-seccomp ${C}.securityContext.seccompProfile.type`]],
     ['no seccomp profile anywhere', (_, pod) => { delete pod.securityContext.seccompProfile; }, [`pss-seccomp ${C}.securityContext.seccompProfile.type`]],
     ['privilege escalation left unset', (_, __, c) => { delete c.securityContext.allowPrivilegeEscalation; }, [`pss-privilege-escalation ${C}.securityContext.allowPrivilegeEscalation`]],
-    ['a privileged init container', (_, pod, c) => { pod.initContainers = [{ ...structuredClone(c), name: 'init', securityContext: { ...c.securityContext, privileged: true } }]; }, ['pss-privileged spec.template.spec.initContainers[0].securityContext.privileged']],
+    ['a privileged init container', (_, pod, c) => { pod.initContainers = [{ ...structuredClone(c), name: 'init', securityContext: { ...c.securityContext, privileged: true } }]; }, ['pss-privileged spec.template.spec.initContainers[0].securityContext.privileged', 'api-security-context spec.template.spec.initContainers[0].securityContext']],
     ['an ephemeral container that keeps its capabilities', (_, pod, c) => { pod.ephemeralContainers = [{ name: 'debug', image: 'busybox:1.36', securityContext: { allowPrivilegeEscalation: false } }]; void c; }, ['pss-capabilities spec.template.spec.ephemeralContainers[0].securityContext.capabilities.drop']],
     // workload
     ['a selector that does not select the pods', (ds) => { ds.spec.selector.matchLabels = { app: 'other' }; }, ['selector-matches-template spec.selector']],
@@ -121,6 +124,8 @@ describe('manifest checks: every kind of pod template', () => {
   const privilegedPod = () => {
     const spec = structuredClone(podOf(cleanDaemonSet()));
     spec.containers[0].securityContext.privileged = true;
+    // The API server refuses privileged with allowPrivilegeEscalation: false.
+    delete spec.containers[0].securityContext.allowPrivilegeEscalation;
     return spec;
   };
   const template = () => ({ metadata: { labels: { app: 'agent' } }, spec: privilegedPod() });
@@ -132,13 +137,14 @@ describe('manifest checks: every kind of pod template', () => {
     ['Job', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { ...template(), spec: { ...privilegedPod(), restartPolicy: 'Never' } } } }, C],
     ['CronJob', { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'c' }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { ...template(), spec: { ...privilegedPod(), restartPolicy: 'Never' } } } } } }, 'spec.jobTemplate.spec.template.spec.containers[0]'],
   ])('checks the pod of a %s', (_, obj, container) => {
-    expect(found(obj)).toEqual([`pss-privileged ${container}.securityContext.privileged`]);
+    expect(found(obj)).toEqual([`pss-privileged ${container}.securityContext.privileged`, `pss-privilege-escalation ${container}.securityContext.allowPrivilegeEscalation`]);
   });
 });
 
 describe('manifest checks: waivers and the report', () => {
   const hostNetwork = (annotations: Record<string, string>) => broken((ds, pod) => {
     pod.hostNetwork = true;
+    pod.dnsPolicy = 'ClusterFirstWithHostNet';
     ds.metadata.annotations = annotations;
   });
 
@@ -167,10 +173,11 @@ describe('manifest checks: waivers and the report', () => {
   test('a waiver covers only its own rule', () => {
     const findings = checkObject(broken((ds, pod, c) => {
       pod.hostNetwork = true;
-      c.securityContext.privileged = true;
+      pod.dnsPolicy = 'ClusterFirstWithHostNet';
+      c.securityContext.capabilities.add = ['NET_ADMIN'];
       ds.metadata.annotations = { [`${WAIVER_PREFIX}pss-host-namespaces`]: 'needs the node network' };
     }));
-    expect(findings.filter(isBlocking).map((f) => f.rule.id)).toEqual(['pss-privileged']);
+    expect(findings.filter(isBlocking).map((f) => f.rule.id)).toEqual(['pss-capabilities']);
   });
 
   test('each finding names the file, the object, the field, the rule with its citation, and the fix', () => {
@@ -185,7 +192,9 @@ describe('manifest checks: waivers and the report', () => {
     expect(report).toContain('dist/agent.k8s.yaml: DaemonSet/agent: spec.template.spec.hostPID: error [pss-host-namespaces] hostPID: true shares the node\'s namespace with the pod');
     expect(report).toContain('rule: Pod Security Standards "restricted" (Kubernetes v1.28, pod-security-admission), control "Host Namespaces"');
     expect(report).toContain('fix: Remove hostNetwork, hostPID and hostIPC');
-    expect(report).toMatch(/\n1 error\(s\), 0 warning\(s\), 0 waived$/);
+    // containers: [] is refused by the API server too (validateContainers: Required value).
+    expect(report).toContain('spec.template.spec.containers: error [api-container] Required value');
+    expect(report).toMatch(/\n2 error\(s\), 0 warning\(s\), 0 waived$/);
   });
 
   test('warnings do not block', () => {

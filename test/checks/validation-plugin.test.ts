@@ -35,6 +35,7 @@ describe('NodeAgentChecks (the cdk8s validation plugin)', () => {
     // GIVEN
     const ds = cleanDaemonSet();
     ds.spec.template.spec.containers[0].securityContext.privileged = true;
+    ds.spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation = undefined;
     const { context, violations, submitted, file } = contextFor(ds);
 
     // WHEN
@@ -42,7 +43,7 @@ describe('NodeAgentChecks (the cdk8s validation plugin)', () => {
 
     // THEN
     expect(submitted[0].status).toBe('failure');
-    expect(violations).toHaveLength(1);
+    expect(violations.map((v) => v.ruleName.split(' ').slice(0, 2).join(' '))).toEqual(['error [pss-privileged]', 'error [pss-privilege-escalation]']);
     expect(violations[0].ruleName).toMatch(/^error \[pss-privileged\] Pod Security Standards/);
     expect(violations[0].violatingResources).toEqual([{
       // The name is how cdk8s finds the construct path (construct-metadata.json).

@@ -1,0 +1,935 @@
+/**
+ * The API server's own field validation, ported from Kubernetes' validation
+ * code (release-1.28) for the kinds node-agent charts contain. Each rule
+ * names its functions in RULES (./rules.ts); messages follow the server's
+ * wording ("Required value", "Unsupported value", "Invalid value", "Not
+ * found", "Forbidden") so that a finding reads like the refusal it prevents.
+ *
+ * It judges what the schema check cannot: values and combinations. Wrong
+ * JSON types are the schema's; here such fields are skipped.
+ */
+import { checkDns1123Label, checkDns1123Subdomain, checkLabelValue, checkQualifiedName } from '../k8s/syntax';
+import { join, KubeObject, Problem, show } from './finding';
+import { containersOf, PodTemplate } from './pod-templates';
+import { Rule, RULES } from './rules';
+
+type Add = (rule: Rule, path: string, message: string) => void;
+
+function isObject(value: unknown): value is KubeObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const list = (value: unknown): KubeObject[] => (Array.isArray(value) ? value.filter(isObject) : []);
+const isInt = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
+
+function unsupported(value: unknown, supported: readonly string[]): string {
+  return `Unsupported value: ${show(value)}: supported values: ${supported.map((s) => show(s)).join(', ')}`;
+}
+
+/** The syntax problem of a value, with the server's "Invalid value" prefix. */
+function invalid(value: unknown, problem: string | undefined): string | undefined {
+  return problem === undefined ? undefined : `Invalid value: ${show(value)}: ${problem.replace(/^'[^']*'( key)? must be /, 'must be ').replace(/ but got .*$/, '')}`;
+}
+
+/** IsValidPortName: an IANA service name. */
+function portNameProblem(name: string): string | undefined {
+  if (name.length > 15) return 'must be no more than 15 characters';
+  if (!/^[-a-z0-9]+$/.test(name)) return 'must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)';
+  if (!/[a-z]/.test(name)) return 'must contain at least one letter (a-z)';
+  if (name.includes('--')) return 'must not contain consecutive hyphens';
+  if (name.startsWith('-') || name.endsWith('-')) return 'must not begin or end with a hyphen';
+  return undefined;
+}
+
+/** validatePortNumOrName: 1-65535, or an IANA name. */
+function checkPortNumOrName(add: Add, rule: Rule, path: string, port: unknown): void {
+  if (isInt(port)) {
+    if (port < 1 || port > 65535) add(rule, path, `Invalid value: ${port}: must be between 1 and 65535, inclusive`);
+  } else if (typeof port === 'string') {
+    if (/^\d+$/.test(port)) {
+      // The API server refuses numeric strings for ports ("must contain at least one letter").
+      add(rule, path, `Invalid value: ${show(port)}: must contain at least one letter (a-z)`);
+    } else {
+      const problem = portNameProblem(port);
+      if (problem) add(rule, path, `Invalid value: ${show(port)}: ${problem}`);
+    }
+  }
+}
+
+const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+const FIELD_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
+const RESOURCE_FIELDS = ['limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage'];
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+const QUANTITY = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/;
+const MULT: Record<string, number> = {
+  '': 1, 'n': 1e-9, 'u': 1e-6, 'm': 1e-3, 'k': 1e3, 'M': 1e6, 'G': 1e9, 'T': 1e12, 'P': 1e15, 'E': 1e18,
+  'Ki': 2 ** 10, 'Mi': 2 ** 20, 'Gi': 2 ** 30, 'Ti': 2 ** 40, 'Pi': 2 ** 50, 'Ei': 2 ** 60,
+};
+
+/** A quantity's value, or undefined when it is none (the schema reports that). */
+function quantity(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  const m = typeof value === 'string' ? QUANTITY.exec(value) : null;
+  if (!m) return undefined;
+  const suffix = m[3] ?? '';
+  const sign = String(value).startsWith('-') ? -1 : 1;
+  return sign * Math.abs(Number(m[1])) * (/^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : MULT[suffix]);
+}
+
+function checkEnv(add: Add, path: string, c: KubeObject): void {
+  list(c.env).forEach((e, i) => {
+    const at = join(path, 'env', i);
+    if (typeof e.name !== 'string' || e.name === '') {
+      add(RULES.apiEnv, join(at, 'name'), 'Required value');
+    } else if (!ENV_NAME.test(e.name)) {
+      add(RULES.apiEnv, join(at, 'name'), `Invalid value: ${show(e.name)}: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit`);
+    }
+    if (!isObject(e.valueFrom)) return;
+    const from = e.valueFrom;
+    const sources = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'].filter((k) => isObject(from[k]));
+    if (e.value !== undefined && e.value !== '' && sources.length > 0) {
+      add(RULES.apiEnv, join(at, 'valueFrom'), 'Invalid value: "": may not be specified when `value` is not empty');
+    }
+    if (sources.length !== 1) {
+      add(RULES.apiEnv, join(at, 'valueFrom'), sources.length === 0 ? 'Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`' : 'Invalid value: "": may not have more than one field specified at a time');
+      return;
+    }
+    const [source] = sources;
+    const ref = from[source];
+    const refAt = join(at, 'valueFrom', source);
+    if (source === 'fieldRef') {
+      if (typeof ref.fieldPath !== 'string' || ref.fieldPath === '') {
+        add(RULES.apiEnv, join(refAt, 'fieldPath'), 'Required value');
+      } else if (!FIELD_PATHS.includes(ref.fieldPath) && !/^metadata\.(labels|annotations)\['[^']+'\]$/.test(ref.fieldPath) && !/^metadata\.(labels|annotations)$/.test(ref.fieldPath)) {
+        add(RULES.apiEnv, join(refAt, 'fieldPath'), unsupported(ref.fieldPath, ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs']));
+      }
+      if (ref.apiVersion !== undefined && ref.apiVersion !== 'v1') {
+        add(RULES.apiEnv, join(refAt, 'apiVersion'), unsupported(ref.apiVersion, ['v1']));
+      }
+    } else if (source === 'resourceFieldRef') {
+      if (typeof ref.resource !== 'string' || ref.resource === '') {
+        add(RULES.apiEnv, join(refAt, 'resource'), 'Required value');
+      } else if (!RESOURCE_FIELDS.includes(ref.resource) && !/^(limits|requests)\.hugepages-/.test(ref.resource)) {
+        add(RULES.apiEnv, join(refAt, 'resource'), unsupported(ref.resource, RESOURCE_FIELDS));
+      }
+    } else {
+      if (typeof ref.key !== 'string' || ref.key === '') {
+        add(RULES.apiEnv, join(refAt, 'key'), 'Required value');
+      } else if (!CONFIG_KEY.test(ref.key) || ref.key.length > 253) {
+        add(RULES.apiEnv, join(refAt, 'key'), `Invalid value: ${show(ref.key)}: a valid config key must consist of alphanumeric characters, '-', '_' or '.'`);
+      }
+      if (typeof ref.name !== 'string' || ref.name === '') {
+        add(RULES.apiEnv, join(refAt, 'name'), 'Required value');
+      }
+    }
+  });
+  list(c.envFrom).forEach((e, i) => {
+    const at = join(path, 'envFrom', i);
+    const sources = ['configMapRef', 'secretRef'].filter((k) => isObject(e[k]));
+    if (sources.length !== 1) {
+      add(RULES.apiEnv, at, sources.length === 0 ? 'Invalid value: "": must specify one of: `configMapRef` or `secretRef`' : 'Invalid value: "": may not have more than one field specified at a time');
+    }
+    if (typeof e.prefix === 'string' && e.prefix !== '' && !ENV_NAME.test(e.prefix)) {
+      add(RULES.apiEnv, join(at, 'prefix'), `Invalid value: ${show(e.prefix)}: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit`);
+    }
+    for (const s of sources) {
+      if (typeof e[s].name !== 'string' || e[s].name === '') add(RULES.apiEnv, join(at, s, 'name'), 'Required value');
+    }
+  });
+}
+
+const STANDARD_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
+
+function checkResources(add: Add, path: string, c: KubeObject): void {
+  const r = c.resources;
+  if (!isObject(r)) return;
+  for (const kind of ['limits', 'requests']) {
+    if (!isObject(r[kind])) continue;
+    for (const [name, value] of Object.entries(r[kind])) {
+      const at = join(path, 'resources', kind, name);
+      const standard = STANDARD_RESOURCES.includes(name) || name.startsWith('hugepages-');
+      if (!standard && (!name.includes('/') || checkQualifiedName('resource', name) !== undefined || name.startsWith('kubernetes.io/') || name.startsWith('requests.'))) {
+        add(RULES.apiResources, at, `Invalid value: ${show(name)}: must be a standard resource type or fully qualified`);
+        continue;
+      }
+      const v = quantity(value);
+      if (v !== undefined && v < 0) {
+        add(RULES.apiResources, at, `Invalid value: ${show(value)}: must be greater than or equal to 0`);
+      }
+      if (!standard && v !== undefined && !Number.isInteger(v)) {
+        add(RULES.apiResources, at, `Invalid value: ${show(value)}: must be an integer`);
+      }
+    }
+  }
+  if (isObject(r.limits) && isObject(r.requests)) {
+    for (const [name, value] of Object.entries(r.requests)) {
+      const req = quantity(value);
+      const lim = quantity(r.limits[name]);
+      if (req !== undefined && lim !== undefined && req > lim) {
+        add(RULES.apiResources, join(path, 'resources', 'requests', name), `Invalid value: ${show(value)}: must be less than or equal to ${name} limit of ${show(r.limits[name])}`);
+      } else if (lim !== undefined && !STANDARD_RESOURCES.includes(name) && req !== lim && r.limits[name] !== undefined) {
+        // Extended resources cannot be overcommitted.
+        add(RULES.apiResources, join(path, 'resources', 'requests', name), `Invalid value: ${show(value)}: must be equal to ${name} limit of ${show(r.limits[name])}`);
+      }
+    }
+  }
+}
+
+/** validateHandler: exactly one of the handler fields. */
+function checkHandler(add: Add, path: string, handler: KubeObject, kinds: readonly string[]): void {
+  const set = kinds.filter((k) => isObject(handler[k]));
+  if (set.length === 0) {
+    add(RULES.apiProbes, path, 'Required value: must specify a handler type');
+  } else if (set.length > 1) {
+    add(RULES.apiProbes, join(path, set[1]), 'Forbidden: may not specify more than 1 handler type');
+  }
+  if (isObject(handler.httpGet)) {
+    if (handler.httpGet.port === undefined) add(RULES.apiProbes, join(path, 'httpGet', 'port'), 'Required value');
+    else checkPortNumOrName(add, RULES.apiProbes, join(path, 'httpGet', 'port'), handler.httpGet.port);
+    if (handler.httpGet.scheme !== undefined && !['HTTP', 'HTTPS'].includes(handler.httpGet.scheme)) {
+      add(RULES.apiProbes, join(path, 'httpGet', 'scheme'), unsupported(handler.httpGet.scheme, ['HTTP', 'HTTPS']));
+    }
+  }
+  if (isObject(handler.tcpSocket)) {
+    if (handler.tcpSocket.port === undefined) add(RULES.apiProbes, join(path, 'tcpSocket', 'port'), 'Required value');
+    else checkPortNumOrName(add, RULES.apiProbes, join(path, 'tcpSocket', 'port'), handler.tcpSocket.port);
+  }
+  if (isObject(handler.exec) && (!Array.isArray(handler.exec.command) || handler.exec.command.length === 0)) {
+    add(RULES.apiProbes, join(path, 'exec', 'command'), 'Required value');
+  }
+  if (isObject(handler.grpc) && isInt(handler.grpc.port) && (handler.grpc.port < 1 || handler.grpc.port > 65535)) {
+    add(RULES.apiProbes, join(path, 'grpc', 'port'), `Invalid value: ${handler.grpc.port}: must be between 1 and 65535, inclusive`);
+  }
+}
+
+function checkProbes(add: Add, path: string, c: KubeObject, init: boolean): void {
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    const p = c[probe];
+    if (!isObject(p)) continue;
+    const at = join(path, probe);
+    if (init && !c.restartPolicy) {
+      add(RULES.apiProbes, at, 'Forbidden: may not be set for init containers without restartPolicy=Always');
+      continue;
+    }
+    checkHandler(add, at, p, ['exec', 'httpGet', 'tcpSocket', 'grpc']);
+    for (const field of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold', 'terminationGracePeriodSeconds']) {
+      if (isInt(p[field]) && p[field] < 0) add(RULES.apiProbes, join(at, field), `Invalid value: ${p[field]}: must be greater than or equal to 0`);
+    }
+    if (probe !== 'readinessProbe' && isInt(p.successThreshold) && p.successThreshold !== 1) {
+      add(RULES.apiProbes, join(at, 'successThreshold'), `Invalid value: ${p.successThreshold}: must be 1`);
+    }
+    if (probe === 'readinessProbe' && p.terminationGracePeriodSeconds !== undefined) {
+      add(RULES.apiProbes, join(at, 'terminationGracePeriodSeconds'), 'Invalid value: must not be set for readinessProbes');
+    }
+  }
+  if (isObject(c.lifecycle)) {
+    for (const hook of ['postStart', 'preStop']) {
+      if (isObject(c.lifecycle[hook])) {
+        checkHandler(add, join(path, 'lifecycle', hook), c.lifecycle[hook], ['exec', 'httpGet', 'tcpSocket']);
+      }
+    }
+  }
+}
+
+const CAPABILITY_SYS_ADMIN = ['SYS_ADMIN', 'CAP_SYS_ADMIN'];
+
+function checkSecurityContext(add: Add, path: string, sc: unknown, pod: boolean): void {
+  if (!isObject(sc)) return;
+  for (const id of ['runAsUser', 'runAsGroup', ...(pod ? ['fsGroup'] : [])]) {
+    if (isInt(sc[id]) && (sc[id] < 0 || sc[id] > 2147483647)) {
+      add(RULES.apiSecurityContext, join(path, id), `Invalid value: ${sc[id]}: must be between 0 and 2147483647, inclusive`);
+    }
+  }
+  if (pod) {
+    list(sc.sysctls).forEach((s, i) => {
+      if (typeof s.name !== 'string' || s.name === '') add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), 'Required value');
+      else if (!/^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/.test(s.name)) {
+        add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), `Invalid value: ${show(s.name)}: must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$`);
+      }
+    });
+    if (isInt(sc.fsGroup) === false && sc.fsGroupChangePolicy !== undefined && !['OnRootMismatch', 'Always'].includes(sc.fsGroupChangePolicy)) {
+      add(RULES.apiSecurityContext, join(path, 'fsGroupChangePolicy'), unsupported(sc.fsGroupChangePolicy, ['OnRootMismatch', 'Always']));
+    }
+  } else {
+    if (sc.privileged === true && sc.allowPrivilegeEscalation === false) {
+      add(RULES.apiSecurityContext, path, 'Invalid value: "": cannot set `allowPrivilegeEscalation` to false and `privileged` to true');
+    }
+    const added: unknown[] = isObject(sc.capabilities) && Array.isArray(sc.capabilities.add) ? sc.capabilities.add : [];
+    if (sc.allowPrivilegeEscalation === false && added.some((cap) => CAPABILITY_SYS_ADMIN.includes(String(cap)))) {
+      add(RULES.apiSecurityContext, path, 'Invalid value: "": cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN');
+    }
+    if (sc.procMount !== undefined && !['Default', 'Unmasked'].includes(sc.procMount)) {
+      add(RULES.apiSecurityContext, join(path, 'procMount'), unsupported(sc.procMount, ['Default', 'Unmasked']));
+    }
+  }
+  const seccomp = sc.seccompProfile;
+  if (isObject(seccomp)) {
+    const at = join(path, 'seccompProfile');
+    if (!['Localhost', 'RuntimeDefault', 'Unconfined'].includes(seccomp.type)) {
+      add(RULES.apiSecurityContext, join(at, 'type'), seccomp.type === undefined ? 'Required value' : unsupported(seccomp.type, ['Localhost', 'RuntimeDefault', 'Unconfined']));
+    } else if (seccomp.type === 'Localhost' && (typeof seccomp.localhostProfile !== 'string' || seccomp.localhostProfile === '')) {
+      add(RULES.apiSecurityContext, join(at, 'localhostProfile'), 'Required value: must be set when seccomp type is Localhost');
+    } else if (seccomp.type !== 'Localhost' && seccomp.localhostProfile !== undefined) {
+      add(RULES.apiSecurityContext, join(at, 'localhostProfile'), `Invalid value: ${show(seccomp.localhostProfile)}: can only be set when seccomp type is Localhost`);
+    }
+  }
+}
+
+function checkContainerPorts(add: Add, path: string, c: KubeObject, hostNetwork: boolean): void {
+  const names = new Set<string>();
+  list(c.ports).forEach((p, i) => {
+    const at = join(path, 'ports', i);
+    if (p.containerPort === undefined) {
+      add(RULES.apiPorts, join(at, 'containerPort'), 'Required value');
+    } else if (isInt(p.containerPort) && (p.containerPort < 1 || p.containerPort > 65535)) {
+      add(RULES.apiPorts, join(at, 'containerPort'), `Invalid value: ${p.containerPort}: must be between 1 and 65535, inclusive`);
+    }
+    if (isInt(p.hostPort) && (p.hostPort < 0 || p.hostPort > 65535)) {
+      add(RULES.apiPorts, join(at, 'hostPort'), `Invalid value: ${p.hostPort}: must be between 1 and 65535, inclusive`);
+    }
+    if (p.protocol !== undefined && !PROTOCOLS.includes(p.protocol)) {
+      add(RULES.apiPorts, join(at, 'protocol'), unsupported(p.protocol, PROTOCOLS));
+    }
+    if (typeof p.name === 'string' && p.name !== '') {
+      const problem = portNameProblem(p.name);
+      if (problem) add(RULES.apiPorts, join(at, 'name'), `Invalid value: ${show(p.name)}: ${problem}`);
+      if (names.has(p.name)) add(RULES.apiPorts, join(at, 'name'), `Duplicate value: ${show(p.name)}`);
+      names.add(p.name);
+    }
+    if (hostNetwork && isInt(p.hostPort) && p.hostPort !== 0 && p.hostPort !== p.containerPort) {
+      add(RULES.apiPorts, join(at, 'hostPort'), `Invalid value: ${p.hostPort}: must match \`containerPort\` when \`hostNetwork\` is true`);
+    }
+  });
+}
+
+function checkVolumes(add: Add, pod: PodTemplate): Set<string> {
+  const names = new Set<string>();
+  list(pod.spec.volumes).forEach((v, i) => {
+    const at = join(pod.specPath, 'volumes', i);
+    if (typeof v.name !== 'string' || v.name === '') {
+      add(RULES.apiVolumes, join(at, 'name'), 'Required value');
+    } else {
+      const problem = checkDns1123Label('name', v.name);
+      if (problem) add(RULES.apiVolumes, join(at, 'name'), invalid(v.name, problem)!);
+      if (names.has(v.name)) add(RULES.apiVolumes, join(at, 'name'), `Duplicate value: ${show(v.name)}`);
+      names.add(v.name);
+    }
+    const sources = Object.keys(v).filter((k) => k !== 'name' && isObject(v[k]));
+    if (sources.length === 0) {
+      add(RULES.apiVolumes, at, 'Required value: must specify a volume type');
+    } else if (sources.length > 1) {
+      add(RULES.apiVolumes, join(at, sources[1]), 'Forbidden: may not specify more than 1 volume type');
+    }
+    if (isObject(v.hostPath) && (typeof v.hostPath.path !== 'string' || v.hostPath.path === '')) {
+      add(RULES.apiVolumes, join(at, 'hostPath', 'path'), 'Required value');
+    }
+    if (isObject(v.hostPath) && v.hostPath.type !== undefined && !['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'].includes(v.hostPath.type)) {
+      add(RULES.apiVolumes, join(at, 'hostPath', 'type'), unsupported(v.hostPath.type, ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket']));
+    }
+    if (isObject(v.configMap) && (typeof v.configMap.name !== 'string' || v.configMap.name === '')) {
+      add(RULES.apiVolumes, join(at, 'configMap', 'name'), 'Required value');
+    }
+    if (isObject(v.secret) && (typeof v.secret.secretName !== 'string' || v.secret.secretName === '')) {
+      add(RULES.apiVolumes, join(at, 'secret', 'secretName'), 'Required value');
+    }
+  });
+  return names;
+}
+
+function checkVolumeMounts(add: Add, path: string, c: KubeObject, volumes: Set<string>): void {
+  const paths = new Set<string>();
+  list(c.volumeMounts).forEach((m, i) => {
+    const at = join(path, 'volumeMounts', i);
+    if (typeof m.name !== 'string' || m.name === '') {
+      add(RULES.apiVolumes, join(at, 'name'), 'Required value');
+    } else if (!volumes.has(m.name)) {
+      add(RULES.apiVolumes, join(at, 'name'), `Not found: ${show(m.name)}`);
+    }
+    if (typeof m.mountPath !== 'string' || m.mountPath === '') {
+      add(RULES.apiVolumes, join(at, 'mountPath'), 'Required value');
+    } else {
+      if (paths.has(m.mountPath)) add(RULES.apiVolumes, join(at, 'mountPath'), `Invalid value: ${show(m.mountPath)}: must be unique`);
+      paths.add(m.mountPath);
+    }
+    if (typeof m.subPath === 'string' && (m.subPath.startsWith('/') || m.subPath.split('/').includes('..'))) {
+      add(RULES.apiVolumes, join(at, 'subPath'), `Invalid value: ${show(m.subPath)}: must be a relative path without '..'`);
+    }
+    if (m.mountPropagation !== undefined && !['None', 'HostToContainer', 'Bidirectional'].includes(m.mountPropagation)) {
+      add(RULES.apiVolumes, join(at, 'mountPropagation'), unsupported(m.mountPropagation, ['Bidirectional', 'HostToContainer', 'None']));
+    }
+  });
+}
+
+/** ValidateTolerations, as the server applies it (label-value syntax for Equal). */
+function checkTolerations(add: Add, path: string, tolerations: unknown): void {
+  list(tolerations).forEach((t, i) => {
+    const at = join(path, 'tolerations', i);
+    const operator = t.operator ?? 'Equal';
+    if (typeof t.key === 'string' && t.key !== '') {
+      const problem = checkQualifiedName('key', t.key);
+      if (problem) add(RULES.apiTolerations, join(at, 'key'), invalid(t.key, problem)!);
+    } else if (operator !== 'Exists') {
+      add(RULES.apiTolerations, join(at, 'operator'), `Invalid value: ${show(operator)}: operator must be Exists when \`key\` is empty, which means "match all values and all keys"`);
+    }
+    if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') {
+      add(RULES.apiTolerations, join(at, 'effect'), `Invalid value: ${show(t.effect ?? '')}: effect must be 'NoExecute' when \`tolerationSeconds\` is set`);
+    }
+    if (operator === 'Equal') {
+      const problem = checkLabelValue('value', t.value ?? '');
+      if (problem) add(RULES.apiTolerations, join(at, 'value'), invalid(t.value, problem)!);
+    } else if (operator === 'Exists') {
+      if (typeof t.value === 'string' && t.value !== '') {
+        add(RULES.apiTolerations, join(at, 'operator'), 'Invalid value: ' + show(t.value) + ": value must be empty when `operator` is 'Exists'");
+      }
+    } else {
+      add(RULES.apiTolerations, join(at, 'operator'), unsupported(operator, ['Equal', 'Exists']));
+    }
+    if (t.effect !== undefined && t.effect !== '' && !['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect)) {
+      add(RULES.apiTolerations, join(at, 'effect'), unsupported(t.effect, ['NoSchedule', 'PreferNoSchedule', 'NoExecute']));
+    }
+  });
+}
+
+const NODE_OPERATORS = ['DoesNotExist', 'Exists', 'Gt', 'In', 'Lt', 'NotIn'];
+
+function checkNodeSelectorTerm(add: Add, path: string, term: KubeObject): void {
+  list(term.matchExpressions).forEach((r, i) => {
+    const at = join(path, 'matchExpressions', i);
+    const values: unknown[] = Array.isArray(r.values) ? r.values : [];
+    switch (r.operator) {
+      case 'In': case 'NotIn':
+        if (values.length === 0) add(RULES.apiAffinity, join(at, 'values'), "Required value: must be specified when `operator` is 'In' or 'NotIn'");
+        break;
+      case 'Exists': case 'DoesNotExist':
+        if (values.length > 0) add(RULES.apiAffinity, join(at, 'values'), "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+        break;
+      case 'Gt': case 'Lt':
+        if (values.length !== 1) add(RULES.apiAffinity, join(at, 'values'), "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'");
+        break;
+      default:
+        add(RULES.apiAffinity, join(at, 'operator'), unsupported(r.operator, NODE_OPERATORS));
+    }
+    const problem = checkQualifiedName('key', r.key);
+    if (problem) add(RULES.apiAffinity, join(at, 'key'), invalid(r.key, problem)!);
+  });
+  list(term.matchFields).forEach((r, i) => {
+    const at = join(path, 'matchFields', i);
+    if (r.key !== 'metadata.name') {
+      add(RULES.apiAffinity, join(at, 'key'), unsupported(r.key, ['metadata.name']));
+    }
+    if (!['In', 'NotIn'].includes(r.operator)) {
+      add(RULES.apiAffinity, join(at, 'operator'), unsupported(r.operator, ['In', 'NotIn']));
+    } else if (!Array.isArray(r.values) || r.values.length !== 1) {
+      add(RULES.apiAffinity, join(at, 'values'), 'Required value: must be only one value when `operator` is \'In\' or \'NotIn\' for node field selector');
+    }
+  });
+}
+
+function checkAffinity(add: Add, path: string, affinity: unknown): void {
+  if (!isObject(affinity) || !isObject(affinity.nodeAffinity)) return;
+  const at = join(path, 'affinity', 'nodeAffinity');
+  const required = affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution;
+  if (isObject(required)) {
+    if (list(required.nodeSelectorTerms).length === 0) {
+      add(RULES.apiAffinity, join(at, 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'), 'Required value: must have at least one node selector term');
+    }
+    list(required.nodeSelectorTerms).forEach((t, i) => checkNodeSelectorTerm(add, join(at, 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms', i), t));
+  }
+  list(affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution).forEach((p, i) => {
+    const pat = join(at, 'preferredDuringSchedulingIgnoredDuringExecution', i);
+    if (isInt(p.weight) && (p.weight < 1 || p.weight > 100)) add(RULES.apiAffinity, join(pat, 'weight'), `Invalid value: ${p.weight}: must be in the range 1-100`);
+    if (isObject(p.preference)) checkNodeSelectorTerm(add, join(pat, 'preference'), p.preference);
+  });
+}
+
+function checkTopologySpread(add: Add, path: string, constraints: unknown): void {
+  const seen = new Set<string>();
+  list(constraints).forEach((c, i) => {
+    const at = join(path, 'topologySpreadConstraints', i);
+    if (isInt(c.maxSkew) && c.maxSkew <= 0) add(RULES.apiTopologySpread, join(at, 'maxSkew'), `Invalid value: ${c.maxSkew}: must be greater than zero`);
+    if (typeof c.topologyKey !== 'string' || c.topologyKey === '') add(RULES.apiTopologySpread, join(at, 'topologyKey'), 'Required value: can not be empty');
+    if (!['DoNotSchedule', 'ScheduleAnyway'].includes(c.whenUnsatisfiable)) add(RULES.apiTopologySpread, join(at, 'whenUnsatisfiable'), unsupported(c.whenUnsatisfiable, ['DoNotSchedule', 'ScheduleAnyway']));
+    if (c.minDomains !== undefined) {
+      if (isInt(c.minDomains) && c.minDomains <= 0) add(RULES.apiTopologySpread, join(at, 'minDomains'), `Invalid value: ${c.minDomains}: must be greater than 0`);
+      else if (c.whenUnsatisfiable !== 'DoNotSchedule') add(RULES.apiTopologySpread, join(at, 'minDomains'), `Invalid value: ${c.minDomains}: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${c.whenUnsatisfiable}`);
+    }
+    const key = `${c.topologyKey}/${c.whenUnsatisfiable}`;
+    if (seen.has(key)) add(RULES.apiTopologySpread, at, `Duplicate value: "{${c.topologyKey}, ${c.whenUnsatisfiable}}"`);
+    seen.add(key);
+  });
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const isIp = (s: unknown) => typeof s === 'string' && (IPV4.test(s) || (/^[0-9a-fA-F:.]+$/.test(s) && s.includes(':')));
+
+function checkDns(add: Add, pod: PodTemplate): void {
+  const spec = pod.spec;
+  const policies = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+  if (spec.dnsPolicy !== undefined && !policies.includes(spec.dnsPolicy)) {
+    add(RULES.apiDns, join(pod.specPath, 'dnsPolicy'), unsupported(spec.dnsPolicy, policies));
+  }
+  const config = isObject(spec.dnsConfig) ? spec.dnsConfig : undefined;
+  if (spec.dnsPolicy === 'None' && (!config || !Array.isArray(config.nameservers) || config.nameservers.length === 0)) {
+    add(RULES.apiDns, join(pod.specPath, 'dnsConfig', 'nameservers'), 'Required value: must provide at least one DNS nameserver when DNSPolicy is set to "None"');
+  }
+  if (config) {
+    const ns: unknown[] = Array.isArray(config.nameservers) ? config.nameservers : [];
+    if (ns.length > 3) add(RULES.apiDns, join(pod.specPath, 'dnsConfig', 'nameservers'), `Invalid value: ${show(ns)}: must not have more than 3 nameservers`);
+    ns.forEach((n, i) => { if (!isIp(n)) add(RULES.apiDns, join(pod.specPath, 'dnsConfig', 'nameservers', i), `Invalid value: ${show(n)}: must be a valid IP address`); });
+    const searches: unknown[] = Array.isArray(config.searches) ? config.searches : [];
+    if (searches.length > 32) add(RULES.apiDns, join(pod.specPath, 'dnsConfig', 'searches'), `Invalid value: ${show(searches)}: must not have more than 32 search paths`);
+    list(config.options).forEach((o, i) => { if (typeof o.name !== 'string' || o.name === '') add(RULES.apiDns, join(pod.specPath, 'dnsConfig', 'options', i), 'Required value: Option.Name must not be empty'); });
+  }
+  list(spec.hostAliases).forEach((h, i) => {
+    const at = join(pod.specPath, 'hostAliases', i);
+    if (!isIp(h.ip)) add(RULES.apiDns, join(at, 'ip'), h.ip === undefined ? 'Required value' : `Invalid value: ${show(h.ip)}: must be a valid IP address`);
+    (Array.isArray(h.hostnames) ? h.hostnames : []).forEach((n: unknown, j: number) => {
+      const problem = checkDns1123Subdomain('hostname', n);
+      if (problem) add(RULES.apiDns, join(at, 'hostnames', j), invalid(n, problem)!);
+    });
+  });
+}
+
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+
+/** ValidatePodSpec and the containers in it. */
+function checkPod(add: Add, pod: PodTemplate): void {
+  const spec = pod.spec;
+  const at = pod.specPath;
+  if (list(spec.containers).length === 0) {
+    add(RULES.apiContainer, join(at, 'containers'), 'Required value');
+  }
+  if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
+    add(RULES.apiPodSpec, join(at, 'restartPolicy'), unsupported(spec.restartPolicy, RESTART_POLICIES));
+  }
+  if (isInt(spec.terminationGracePeriodSeconds) && spec.terminationGracePeriodSeconds < 0) {
+    add(RULES.apiPodSpec, join(at, 'terminationGracePeriodSeconds'), `Invalid value: ${spec.terminationGracePeriodSeconds}: must be greater than or equal to 0`);
+  }
+  if (isInt(spec.activeDeadlineSeconds) && spec.activeDeadlineSeconds <= 0) {
+    add(RULES.apiPodSpec, join(at, 'activeDeadlineSeconds'), `Invalid value: ${spec.activeDeadlineSeconds}: must be between 1 and 2147483647, inclusive`);
+  }
+  for (const [field, check] of [['hostname', checkDns1123Label], ['subdomain', checkDns1123Label], ['priorityClassName', checkDns1123Subdomain], ['serviceAccountName', checkDns1123Subdomain], ['nodeName', checkDns1123Subdomain]] as const) {
+    if (typeof spec[field] === 'string' && spec[field] !== '') {
+      const problem = check(field, spec[field]);
+      if (problem) add(RULES.apiPodSpec, join(at, field), invalid(spec[field], problem)!);
+    }
+  }
+  if (isObject(spec.nodeSelector)) {
+    for (const [key, value] of Object.entries(spec.nodeSelector)) {
+      const problem = checkQualifiedName('key', key) ?? checkLabelValue('value', value);
+      if (problem) add(RULES.apiPodSpec, join(at, 'nodeSelector', key), invalid(checkQualifiedName('key', key) ? key : value, problem)!);
+    }
+  }
+  if (spec.os !== undefined && isObject(spec.os) && !['linux', 'windows'].includes(spec.os.name)) {
+    add(RULES.apiPodSpec, join(at, 'os', 'name'), unsupported(spec.os.name, ['linux', 'windows']));
+  }
+  checkSecurityContext(add, join(at, 'securityContext'), spec.securityContext, true);
+  checkTolerations(add, at, spec.tolerations);
+  checkAffinity(add, at, spec.affinity);
+  checkTopologySpread(add, at, spec.topologySpreadConstraints);
+  checkDns(add, pod);
+  const volumes = checkVolumes(add, pod);
+  const names = new Map<string, string>();
+  for (const c of containersOf(pod)) {
+    const container = c.container;
+    const init = c.path.includes('initContainers');
+    if (typeof container.name !== 'string' || container.name === '') {
+      add(RULES.apiContainer, join(c.path, 'name'), 'Required value');
+    } else {
+      const problem = checkDns1123Label('name', container.name);
+      if (problem) add(RULES.apiContainer, join(c.path, 'name'), invalid(container.name, problem)!);
+      if (names.has(container.name)) add(RULES.apiContainer, join(c.path, 'name'), `Duplicate value: ${show(container.name)}`);
+      names.set(container.name, c.path);
+    }
+    if (typeof container.image !== 'string' || container.image === '') {
+      add(RULES.apiContainer, join(c.path, 'image'), 'Required value');
+    } else if (container.image !== container.image.trim()) {
+      add(RULES.apiContainer, join(c.path, 'image'), `Invalid value: ${show(container.image)}: must not have leading or trailing whitespace`);
+    }
+    if (container.imagePullPolicy !== undefined && !PULL_POLICIES.includes(container.imagePullPolicy)) {
+      add(RULES.apiContainer, join(c.path, 'imagePullPolicy'), unsupported(container.imagePullPolicy, PULL_POLICIES));
+    }
+    if (container.terminationMessagePolicy !== undefined && !['File', 'FallbackToLogsOnError'].includes(container.terminationMessagePolicy)) {
+      add(RULES.apiContainer, join(c.path, 'terminationMessagePolicy'), unsupported(container.terminationMessagePolicy, ['File', 'FallbackToLogsOnError']));
+    }
+    if (container.restartPolicy !== undefined && !(init && container.restartPolicy === 'Always')) {
+      add(RULES.apiContainer, join(c.path, 'restartPolicy'), init ? unsupported(container.restartPolicy, ['Always']) : 'Forbidden: may not be set for non-init containers');
+    }
+    if (c.path.includes('ephemeralContainers')) {
+      for (const field of ['ports', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources']) {
+        if (container[field] !== undefined) add(RULES.apiContainer, join(c.path, field), 'Forbidden: cannot be set for an Ephemeral Container');
+      }
+    } else {
+      checkContainerPorts(add, c.path, container, spec.hostNetwork === true);
+      checkProbes(add, c.path, container, init);
+      checkResources(add, c.path, container);
+    }
+    checkEnv(add, c.path, container);
+    checkVolumeMounts(add, c.path, container, volumes);
+    checkSecurityContext(add, join(c.path, 'securityContext'), container.securityContext, false);
+  }
+}
+
+/** An IntOrString count or percentage: its value, and whether it is valid (non-negative, at most 100%). */
+function intOrPercent(add: Add, rule: Rule, path: string, value: unknown): { zero: boolean } | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (isInt(value)) {
+    if (value < 0) add(rule, path, `Invalid value: ${value}: must be greater than or equal to 0`);
+    return { zero: value === 0 };
+  }
+  if (typeof value === 'string') {
+    const m = /^(\d+)%$/.exec(value);
+    if (!m) {
+      add(rule, path, `Invalid value: ${show(value)}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`);
+      return undefined;
+    }
+    if (Number(m[1]) > 100) add(rule, path, `Invalid value: ${show(value)}: must not be greater than 100%`);
+    return { zero: Number(m[1]) === 0 };
+  }
+  return undefined;
+}
+
+function checkNonNegative(add: Add, rule: Rule, path: string, value: unknown): void {
+  if (isInt(value) && value < 0) add(rule, path, `Invalid value: ${value}: must be greater than or equal to 0`);
+}
+
+function checkTemplateRestartPolicy(add: Add, rule: Rule, pod: PodTemplate, allowed: string[]): void {
+  const policy = pod.spec.restartPolicy;
+  if (policy !== undefined && RESTART_POLICIES.includes(policy) && !allowed.includes(policy)) {
+    add(rule, join(pod.specPath, 'restartPolicy'), unsupported(policy, allowed));
+  }
+}
+
+function checkDaemonSet(add: Add, obj: KubeObject, pod: PodTemplate | undefined): void {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  if (!isObject(spec.selector)) add(RULES.apiDaemonSet, 'spec.selector', 'Required value');
+  if (!pod) {
+    add(RULES.apiDaemonSet, 'spec.template', 'Required value');
+    return;
+  }
+  checkTemplateRestartPolicy(add, RULES.apiDaemonSet, pod, ['Always']);
+  if (pod.spec.activeDeadlineSeconds !== undefined) add(RULES.apiDaemonSet, join(pod.specPath, 'activeDeadlineSeconds'), 'Forbidden: activeDeadlineSeconds in DaemonSet is not Supported');
+  checkNonNegative(add, RULES.apiDaemonSet, 'spec.minReadySeconds', spec.minReadySeconds);
+  checkNonNegative(add, RULES.apiDaemonSet, 'spec.revisionHistoryLimit', spec.revisionHistoryLimit);
+  const strategy = isObject(spec.updateStrategy) ? spec.updateStrategy : undefined;
+  if (!strategy) return;
+  const type = strategy.type ?? 'RollingUpdate';
+  if (!['RollingUpdate', 'OnDelete'].includes(type)) {
+    add(RULES.apiDaemonSet, 'spec.updateStrategy.type', unsupported(type, ['OnDelete', 'RollingUpdate']));
+    return;
+  }
+  if (type === 'OnDelete' && strategy.rollingUpdate !== undefined) {
+    add(RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate', "Forbidden: may not be specified when strategy `type` is 'OnDelete'");
+  }
+  if (type === 'RollingUpdate' && isObject(strategy.rollingUpdate)) {
+    const unavailable = intOrPercent(add, RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxUnavailable', strategy.rollingUpdate.maxUnavailable) ?? { zero: strategy.rollingUpdate.maxUnavailable === undefined ? false : true };
+    const surge = intOrPercent(add, RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxSurge', strategy.rollingUpdate.maxSurge) ?? { zero: true };
+    // Defaults: maxUnavailable 1, maxSurge 0.
+    const unavailableZero = strategy.rollingUpdate.maxUnavailable === undefined ? false : unavailable.zero;
+    if (unavailableZero && surge.zero) {
+      add(RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxUnavailable', 'Invalid value: 0: may not be 0 when `maxSurge` is 0');
+    }
+    if (!unavailableZero && !surge.zero) {
+      add(RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxSurge', `Invalid value: ${show(strategy.rollingUpdate.maxSurge)}: may not be set when maxUnavailable is non-zero`);
+    }
+  }
+}
+
+function checkDeploymentLike(add: Add, obj: KubeObject, pod: PodTemplate | undefined): void {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  checkNonNegative(add, RULES.apiDeployment, 'spec.replicas', spec.replicas);
+  checkNonNegative(add, RULES.apiDeployment, 'spec.minReadySeconds', spec.minReadySeconds);
+  checkNonNegative(add, RULES.apiDeployment, 'spec.revisionHistoryLimit', spec.revisionHistoryLimit);
+  if (!isObject(spec.selector)) add(RULES.apiDeployment, 'spec.selector', 'Required value');
+  if (pod) checkTemplateRestartPolicy(add, RULES.apiDeployment, pod, ['Always']);
+  if (pod?.spec.activeDeadlineSeconds !== undefined) add(RULES.apiDeployment, join(pod.specPath, 'activeDeadlineSeconds'), `Forbidden: activeDeadlineSeconds in ${obj.kind} is not Supported`);
+  if (obj.kind === 'Deployment' && isObject(spec.strategy)) {
+    const type = spec.strategy.type ?? 'RollingUpdate';
+    if (!['Recreate', 'RollingUpdate'].includes(type)) {
+      add(RULES.apiDeployment, 'spec.strategy.type', unsupported(type, ['Recreate', 'RollingUpdate']));
+    } else if (type === 'Recreate' && spec.strategy.rollingUpdate !== undefined) {
+      add(RULES.apiDeployment, 'spec.strategy.rollingUpdate', "Forbidden: may not be specified when strategy `type` is 'Recreate'");
+    } else if (isObject(spec.strategy.rollingUpdate)) {
+      const ru = spec.strategy.rollingUpdate;
+      const unavailable = intOrPercent(add, RULES.apiDeployment, 'spec.strategy.rollingUpdate.maxUnavailable', ru.maxUnavailable);
+      const surge = intOrPercent(add, RULES.apiDeployment, 'spec.strategy.rollingUpdate.maxSurge', ru.maxSurge);
+      if (unavailable?.zero && surge?.zero) {
+        add(RULES.apiDeployment, 'spec.strategy.rollingUpdate.maxUnavailable', 'Invalid value: 0: may not be 0 when `maxSurge` is 0');
+      }
+    }
+  }
+  if (obj.kind === 'Deployment' && isInt(spec.progressDeadlineSeconds) && isInt(spec.minReadySeconds) && spec.progressDeadlineSeconds <= spec.minReadySeconds) {
+    add(RULES.apiDeployment, 'spec.progressDeadlineSeconds', `Invalid value: ${spec.progressDeadlineSeconds}: must be greater than minReadySeconds`);
+  }
+  if (obj.kind === 'StatefulSet') {
+    if (spec.podManagementPolicy !== undefined && !['OrderedReady', 'Parallel'].includes(spec.podManagementPolicy)) {
+      add(RULES.apiDeployment, 'spec.podManagementPolicy', unsupported(spec.podManagementPolicy, ['OrderedReady', 'Parallel']));
+    }
+    if (isObject(spec.updateStrategy) && spec.updateStrategy.type !== undefined && !['RollingUpdate', 'OnDelete'].includes(spec.updateStrategy.type)) {
+      add(RULES.apiDeployment, 'spec.updateStrategy.type', unsupported(spec.updateStrategy.type, ['OnDelete', 'RollingUpdate']));
+    }
+  }
+}
+
+/** validateScheduleFormat: a standard five-field cron spec or a descriptor, without a TZ prefix. */
+export function cronProblem(schedule: string): string | undefined {
+  if (/^\s*(CRON_)?TZ=/.test(schedule)) {
+    return 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead';
+  }
+  const descriptors = ['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly'];
+  if (schedule.startsWith('@')) {
+    if (descriptors.includes(schedule)) return undefined;
+    return /^@every \d+(ns|us|µs|ms|s|m|h)(\d+(ns|us|µs|ms|s|m|h))*$/.test(schedule) ? undefined : `unrecognized descriptor: ${schedule}`;
+  }
+  const fields = schedule.trim().split(/\s+/);
+  if (fields.length !== 5) return `expected exactly 5 fields, found ${fields.length}: ${schedule}`;
+  const ranges: Array<[number, number, string[]?]> = [[0, 59], [0, 23], [1, 31], [1, 12, ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC']], [0, 6, ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT']]];
+  for (let i = 0; i < 5; i++) {
+    const [min, max, names] = ranges[i];
+    for (const part of fields[i].split(',')) {
+      const [range, step] = part.split('/');
+      if (step !== undefined && !/^\d+$/.test(step)) return `failed to parse int from ${step}`;
+      if (range === '*' || range === '?') continue;
+      for (const bound of range.split('-')) {
+        const n = names?.indexOf(bound.toUpperCase()) ?? -1;
+        const value = n >= 0 ? n + min : /^\d+$/.test(bound) ? Number(bound) : NaN;
+        if (Number.isNaN(value)) return `failed to parse int from ${bound}`;
+        if (value < min || value > max) return `end of range (${value}) above maximum (${max}): ${range}`;
+      }
+      if (range.split('-').length > 2) return `too many hyphens: ${range}`;
+    }
+  }
+  return undefined;
+}
+
+let timeZones: Set<string> | undefined;
+
+function isTimeZone(zone: string): boolean {
+  timeZones ??= new Set([...(Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC', 'GMT', 'Local']);
+  return timeZones.has(zone);
+}
+
+function checkJobSpec(add: Add, path: string, spec: KubeObject, pod: PodTemplate | undefined): void {
+  for (const field of ['parallelism', 'completions', 'backoffLimit']) {
+    checkNonNegative(add, RULES.apiJob, join(path, field), spec[field]);
+  }
+  if (isInt(spec.activeDeadlineSeconds) && spec.activeDeadlineSeconds <= 0) add(RULES.apiJob, join(path, 'activeDeadlineSeconds'), `Invalid value: ${spec.activeDeadlineSeconds}: must be greater than 0`);
+  if (spec.completionMode !== undefined && !['NonIndexed', 'Indexed'].includes(spec.completionMode)) add(RULES.apiJob, join(path, 'completionMode'), unsupported(spec.completionMode, ['NonIndexed', 'Indexed']));
+  if (pod) {
+    const policy = pod.spec.restartPolicy;
+    if (policy === undefined || policy === 'Always') {
+      add(RULES.apiJob, join(pod.specPath, 'restartPolicy'), policy === undefined ? 'Required value: valid values: "OnFailure", "Never"' : unsupported(policy, ['OnFailure', 'Never']));
+    }
+  } else {
+    add(RULES.apiJob, join(path, 'template'), 'Required value');
+  }
+}
+
+function checkJob(add: Add, obj: KubeObject, pod: PodTemplate | undefined): void {
+  if (obj.kind === 'Job') {
+    checkJobSpec(add, 'spec', isObject(obj.spec) ? obj.spec : {}, pod);
+    return;
+  }
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  if (typeof spec.schedule !== 'string' || spec.schedule === '') {
+    add(RULES.apiJob, 'spec.schedule', 'Required value');
+  } else {
+    const problem = cronProblem(spec.schedule);
+    if (problem) add(RULES.apiJob, 'spec.schedule', `Invalid value: ${show(spec.schedule)}: ${problem}`);
+  }
+  if (typeof spec.timeZone === 'string' && !isTimeZone(spec.timeZone)) {
+    add(RULES.apiJob, 'spec.timeZone', `Invalid value: ${show(spec.timeZone)}: unknown time zone ${spec.timeZone}`);
+  }
+  if (spec.concurrencyPolicy !== undefined && !['Allow', 'Forbid', 'Replace'].includes(spec.concurrencyPolicy)) {
+    add(RULES.apiJob, 'spec.concurrencyPolicy', unsupported(spec.concurrencyPolicy, ['Allow', 'Forbid', 'Replace']));
+  }
+  for (const field of ['startingDeadlineSeconds', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit']) {
+    checkNonNegative(add, RULES.apiJob, join('spec', field), spec[field]);
+  }
+  if (typeof obj.metadata?.name === 'string' && obj.metadata.name.length > 52) {
+    add(RULES.apiJob, 'metadata.name', `Invalid value: ${show(obj.metadata.name)}: must be no more than 52 characters`);
+  }
+  const jobSpec = isObject(spec.jobTemplate) && isObject(spec.jobTemplate.spec) ? spec.jobTemplate.spec : {};
+  checkJobSpec(add, 'spec.jobTemplate.spec', jobSpec, pod);
+}
+
+const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
+
+function checkService(add: Add, obj: KubeObject): void {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  const type = spec.type ?? 'ClusterIP';
+  if (!SERVICE_TYPES.includes(type)) {
+    add(RULES.apiService, 'spec.type', unsupported(type, SERVICE_TYPES));
+    return;
+  }
+  const ports = list(spec.ports);
+  if (type !== 'ExternalName' && ports.length === 0 && spec.clusterIP !== 'None') {
+    add(RULES.apiService, 'spec.ports', 'Required value');
+  }
+  if (type === 'ExternalName' && (typeof spec.externalName !== 'string' || spec.externalName === '')) {
+    add(RULES.apiService, 'spec.externalName', 'Required value');
+  }
+  const names = new Set<string>();
+  ports.forEach((p, i) => {
+    const at = join('spec', 'ports', i);
+    if (ports.length > 1 && (typeof p.name !== 'string' || p.name === '')) add(RULES.apiService, join(at, 'name'), 'Required value');
+    if (typeof p.name === 'string' && p.name !== '') {
+      const problem = checkDns1123Label('name', p.name);
+      if (problem) add(RULES.apiService, join(at, 'name'), invalid(p.name, problem)!);
+      if (names.has(p.name)) add(RULES.apiService, join(at, 'name'), `Duplicate value: ${show(p.name)}`);
+      names.add(p.name);
+    }
+    if (p.port === undefined) add(RULES.apiService, join(at, 'port'), 'Required value');
+    else if (isInt(p.port) && (p.port < 1 || p.port > 65535)) add(RULES.apiService, join(at, 'port'), `Invalid value: ${p.port}: must be between 1 and 65535, inclusive`);
+    if (p.protocol !== undefined && !PROTOCOLS.includes(p.protocol)) add(RULES.apiService, join(at, 'protocol'), unsupported(p.protocol, PROTOCOLS));
+    if (p.targetPort !== undefined && p.targetPort !== 0) checkPortNumOrName(add, RULES.apiService, join(at, 'targetPort'), p.targetPort);
+    if (p.nodePort !== undefined && p.nodePort !== 0) {
+      if (!['NodePort', 'LoadBalancer'].includes(type)) add(RULES.apiService, join(at, 'nodePort'), `Forbidden: may not be used when \`type\` is '${type}'`);
+      else if (isInt(p.nodePort) && (p.nodePort < 1 || p.nodePort > 65535)) add(RULES.apiService, join(at, 'nodePort'), `Invalid value: ${p.nodePort}: must be between 1 and 65535, inclusive`);
+    }
+  });
+  if (spec.sessionAffinity !== undefined && !['ClientIP', 'None'].includes(spec.sessionAffinity)) {
+    add(RULES.apiService, 'spec.sessionAffinity', unsupported(spec.sessionAffinity, ['ClientIP', 'None']));
+  }
+  if (isObject(spec.selector)) {
+    for (const [key, value] of Object.entries(spec.selector)) {
+      const problem = checkQualifiedName('key', key) ?? checkLabelValue('value', value);
+      if (problem) add(RULES.apiService, join('spec', 'selector', key), invalid(checkQualifiedName('key', key) ? key : value, problem)!);
+    }
+  }
+}
+
+const SECRET_KEYS: Record<string, string[]> = {
+  'kubernetes.io/dockerconfigjson': ['.dockerconfigjson'],
+  'kubernetes.io/dockercfg': ['.dockercfg'],
+  'kubernetes.io/tls': ['tls.crt', 'tls.key'],
+  'kubernetes.io/ssh-auth': ['ssh-privatekey'],
+};
+
+function checkConfig(add: Add, obj: KubeObject): void {
+  const seen = new Set<string>();
+  let size = 0;
+  for (const field of ['data', 'binaryData', ...(obj.kind === 'Secret' ? ['stringData'] : [])]) {
+    if (!isObject(obj[field])) continue;
+    for (const [key, value] of Object.entries(obj[field])) {
+      if (!CONFIG_KEY.test(key) || key.length > 253) {
+        add(RULES.apiConfig, join(field, key), `Invalid value: ${show(key)}: a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`);
+      }
+      if (seen.has(key) && !(obj.kind === 'Secret' && field === 'stringData')) add(RULES.apiConfig, join(field, key), `Invalid value: ${show(key)}: duplicate of key present in ${field === 'binaryData' ? 'data' : 'binaryData'}`);
+      seen.add(key);
+      size += typeof value === 'string' ? (field === 'data' && obj.kind === 'Secret' ? Math.floor(value.length * 3 / 4) : Buffer.byteLength(value)) : 0;
+    }
+  }
+  const limit = 1024 * 1024;
+  if (size > limit) add(RULES.apiConfig, obj.kind === 'Secret' ? 'data' : '', `Too long: must have at most ${limit} bytes`);
+  if (obj.kind === 'Secret' && typeof obj.type === 'string') {
+    const required = SECRET_KEYS[obj.type] ?? [];
+    for (const key of required) {
+      if (!seen.has(key)) add(RULES.apiConfig, join('data', key), 'Required value');
+    }
+    if (obj.type === 'kubernetes.io/service-account-token' && !(isObject(obj.metadata?.annotations) && obj.metadata.annotations['kubernetes.io/service-account.name'])) {
+      add(RULES.apiConfig, 'metadata.annotations["kubernetes.io/service-account.name"]', 'Required value');
+    }
+  }
+}
+
+function checkRbac(add: Add, obj: KubeObject): void {
+  if (obj.kind === 'Role' || obj.kind === 'ClusterRole') {
+    list(obj.rules).forEach((r, i) => {
+      const at = join('rules', i);
+      if (!Array.isArray(r.verbs) || r.verbs.length === 0) add(RULES.apiRbac, join(at, 'verbs'), 'Required value: verbs must contain at least one value');
+      const urls = Array.isArray(r.nonResourceURLs) ? r.nonResourceURLs : [];
+      if (urls.length > 0) {
+        if (obj.kind === 'Role') add(RULES.apiRbac, join(at, 'nonResourceURLs'), 'Invalid value: ' + show(urls) + ': namespaced rules cannot apply to non-resource URLs');
+        if ((Array.isArray(r.apiGroups) && r.apiGroups.length > 0) || (Array.isArray(r.resources) && r.resources.length > 0)) {
+          add(RULES.apiRbac, join(at, 'nonResourceURLs'), 'Invalid value: ' + show(urls) + ': rules cannot apply to both regular resources and non-resource URLs');
+        }
+        return;
+      }
+      if (!Array.isArray(r.resources) || r.resources.length === 0) add(RULES.apiRbac, join(at, 'resources'), 'Required value: resource rules must supply at least one resource');
+      if (!Array.isArray(r.apiGroups) || r.apiGroups.length === 0) add(RULES.apiRbac, join(at, 'apiGroups'), 'Required value: resource rules must supply at least one api group');
+    });
+    return;
+  }
+  const roleRef = isObject(obj.roleRef) ? obj.roleRef : {};
+  const kinds = obj.kind === 'RoleBinding' ? ['Role', 'ClusterRole'] : ['ClusterRole'];
+  if (!kinds.includes(roleRef.kind)) add(RULES.apiRbac, 'roleRef.kind', unsupported(roleRef.kind ?? '', kinds));
+  if (roleRef.apiGroup !== 'rbac.authorization.k8s.io') add(RULES.apiRbac, 'roleRef.apiGroup', unsupported(roleRef.apiGroup ?? '', ['rbac.authorization.k8s.io']));
+  if (typeof roleRef.name !== 'string' || roleRef.name === '') add(RULES.apiRbac, 'roleRef.name', 'Required value');
+  list(obj.subjects).forEach((s, i) => {
+    const at = join('subjects', i);
+    if (typeof s.name !== 'string' || s.name === '') add(RULES.apiRbac, join(at, 'name'), 'Required value');
+    if (s.kind === 'ServiceAccount') {
+      if (s.apiGroup !== undefined && s.apiGroup !== '') add(RULES.apiRbac, join(at, 'apiGroup'), unsupported(s.apiGroup, ['']));
+      if (obj.kind === 'ClusterRoleBinding' && (typeof s.namespace !== 'string' || s.namespace === '')) add(RULES.apiRbac, join(at, 'namespace'), 'Required value');
+      if (typeof s.name === 'string' && s.name !== '') {
+        const problem = checkDns1123Subdomain('name', s.name);
+        if (problem) add(RULES.apiRbac, join(at, 'name'), invalid(s.name, problem)!);
+      }
+    } else if (s.kind === 'User' || s.kind === 'Group') {
+      if (s.apiGroup !== 'rbac.authorization.k8s.io') add(RULES.apiRbac, join(at, 'apiGroup'), unsupported(s.apiGroup ?? '', ['rbac.authorization.k8s.io']));
+    } else {
+      add(RULES.apiRbac, join(at, 'kind'), unsupported(s.kind ?? '', ['ServiceAccount', 'User', 'Group']));
+    }
+  });
+}
+
+function checkPriorityClass(add: Add, obj: KubeObject): void {
+  const name = obj.metadata?.name;
+  const system = ['system-node-critical', 'system-cluster-critical'];
+  if (typeof name === 'string' && name.startsWith('system-') && !system.includes(name)) {
+    add(RULES.apiPriorityClass, 'metadata.name', `Forbidden: priority class names with '-system' prefix are reserved for system use only. error: ${name} is not a known system priority class`);
+  }
+  if (isInt(obj.value) && obj.value > 1000000000 && !system.includes(name)) {
+    add(RULES.apiPriorityClass, 'value', 'Forbidden: maximum allowed value of a user defined priority is 1000000000');
+  }
+  if (obj.preemptionPolicy !== undefined && !['Never', 'PreemptLowerPriority'].includes(obj.preemptionPolicy)) {
+    add(RULES.apiPriorityClass, 'preemptionPolicy', unsupported(obj.preemptionPolicy, ['Never', 'PreemptLowerPriority']));
+  }
+}
+
+function checkPdb(add: Add, obj: KubeObject): void {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {
+    add(RULES.apiPdb, 'spec', `Invalid value: ${show(spec)}: minAvailable and maxUnavailable cannot be both set`);
+  }
+  intOrPercent(add, RULES.apiPdb, 'spec.minAvailable', spec.minAvailable);
+  intOrPercent(add, RULES.apiPdb, 'spec.maxUnavailable', spec.maxUnavailable);
+  if (spec.unhealthyPodEvictionPolicy !== undefined && !['IfHealthyBudget', 'AlwaysAllow'].includes(spec.unhealthyPodEvictionPolicy)) {
+    add(RULES.apiPdb, 'spec.unhealthyPodEvictionPolicy', unsupported(spec.unhealthyPodEvictionPolicy, ['AlwaysAllow', 'IfHealthyBudget']));
+  }
+}
+
+/** ValidateObjectMeta: a name (or generateName) for every object. */
+function checkMeta(add: Add, obj: KubeObject): void {
+  const meta = isObject(obj.metadata) ? obj.metadata : {};
+  if ((typeof meta.name !== 'string' || meta.name === '') && (typeof meta.generateName !== 'string' || meta.generateName === '')) {
+    add(RULES.apiObjectMeta, 'metadata.name', 'Required value: name or generateName is required');
+  }
+  if (isObject(meta.annotations)) {
+    const size = Object.entries(meta.annotations).reduce((n, [k, v]) => n + k.length + (typeof v === 'string' ? v.length : 0), 0);
+    if (size > 256 * 1024) add(RULES.apiObjectMeta, 'metadata.annotations', `Too long: must have at most ${256 * 1024} bytes`);
+  }
+}
+
+/** The API server's field validation of one object. */
+export function checkApiValidation(obj: KubeObject, pod: PodTemplate | undefined): Problem[] {
+  const problems: Problem[] = [];
+  const add: Add = (rule, path, message) => problems.push({ rule, path, message });
+  checkMeta(add, obj);
+  if (pod) checkPod(add, pod);
+  switch (obj.kind) {
+    case 'DaemonSet': checkDaemonSet(add, obj, pod); break;
+    case 'Deployment': case 'StatefulSet': case 'ReplicaSet': checkDeploymentLike(add, obj, pod); break;
+    case 'Job': case 'CronJob': checkJob(add, obj, pod); break;
+    case 'Service': checkService(add, obj); break;
+    case 'ConfigMap': case 'Secret': checkConfig(add, obj); break;
+    case 'Role': case 'ClusterRole': case 'RoleBinding': case 'ClusterRoleBinding': checkRbac(add, obj); break;
+    case 'PriorityClass': checkPriorityClass(add, obj); break;
+    case 'PodDisruptionBudget': checkPdb(add, obj); break;
+    default:
+  }
+  return problems;
+}
