@@ -317,9 +317,8 @@ function checkVolumes(add: Add, pod: PodTemplate): Set<string> {
       names.add(v.name);
     }
     const sources = Object.keys(v).filter((k) => k !== 'name' && isObject(v[k]));
-    if (sources.length === 0) {
-      add(RULES.apiVolumes, at, 'Required value: must specify a volume type');
-    } else if (sources.length > 1) {
+    // A volume without a source is defaulted to emptyDir (SetDefaults_Volume).
+    if (sources.length > 1) {
       add(RULES.apiVolumes, join(at, sources[1]), 'Forbidden: may not specify more than 1 volume type');
     }
     if (isObject(v.hostPath) && (typeof v.hostPath.path !== 'string' || v.hostPath.path === '')) {
@@ -494,6 +493,22 @@ function checkDns(add: Add, pod: PodTemplate): void {
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 
+/** validateWindows: the Linux-only fields a pod with os.name windows may not set. */
+function checkWindows(add: Add, pod: PodTemplate): void {
+  const forbid = (path: string) => add(RULES.apiSecurityContext, path, 'Forbidden: cannot be set for a windows pod');
+  const podContext = isObject(pod.spec.securityContext) ? pod.spec.securityContext : {};
+  for (const field of ['seLinuxOptions', 'seccompProfile', 'fsGroup', 'fsGroupChangePolicy', 'sysctls', 'runAsUser', 'runAsGroup', 'supplementalGroups']) {
+    if (podContext[field] !== undefined) forbid(join(pod.specPath, 'securityContext', field));
+  }
+  if (pod.spec.shareProcessNamespace !== undefined) forbid(join(pod.specPath, 'shareProcessNamespace'));
+  for (const c of containersOf(pod)) {
+    const sc = isObject(c.container.securityContext) ? c.container.securityContext : {};
+    for (const field of ['seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged', 'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup']) {
+      if (sc[field] !== undefined) forbid(join(c.path, 'securityContext', field));
+    }
+  }
+}
+
 /** ValidatePodSpec and the containers in it. */
 function checkPod(add: Add, pod: PodTemplate): void {
   const spec = pod.spec;
@@ -504,9 +519,7 @@ function checkPod(add: Add, pod: PodTemplate): void {
   if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
     add(RULES.apiPodSpec, join(at, 'restartPolicy'), unsupported(spec.restartPolicy, RESTART_POLICIES));
   }
-  if (isInt(spec.terminationGracePeriodSeconds) && spec.terminationGracePeriodSeconds < 0) {
-    add(RULES.apiPodSpec, join(at, 'terminationGracePeriodSeconds'), `Invalid value: ${spec.terminationGracePeriodSeconds}: must be greater than or equal to 0`);
-  }
+  // A negative terminationGracePeriodSeconds is accepted, with a warning, and treated as 1.
   if (isInt(spec.activeDeadlineSeconds) && spec.activeDeadlineSeconds <= 0) {
     add(RULES.apiPodSpec, join(at, 'activeDeadlineSeconds'), `Invalid value: ${spec.activeDeadlineSeconds}: must be between 1 and 2147483647, inclusive`);
   }
@@ -526,6 +539,9 @@ function checkPod(add: Add, pod: PodTemplate): void {
     add(RULES.apiPodSpec, join(at, 'os', 'name'), unsupported(spec.os.name, ['linux', 'windows']));
   }
   checkSecurityContext(add, join(at, 'securityContext'), spec.securityContext, true);
+  if (isObject(spec.os) && spec.os.name === 'windows') {
+    checkWindows(add, pod);
+  }
   checkTolerations(add, at, spec.tolerations);
   checkAffinity(add, at, spec.affinity);
   checkTopologySpread(add, at, spec.topologySpreadConstraints);
@@ -545,8 +561,6 @@ function checkPod(add: Add, pod: PodTemplate): void {
     }
     if (typeof container.image !== 'string' || container.image === '') {
       add(RULES.apiContainer, join(c.path, 'image'), 'Required value');
-    } else if (container.image !== container.image.trim()) {
-      add(RULES.apiContainer, join(c.path, 'image'), `Invalid value: ${show(container.image)}: must not have leading or trailing whitespace`);
     }
     if (container.imagePullPolicy !== undefined && !PULL_POLICIES.includes(container.imagePullPolicy)) {
       add(RULES.apiContainer, join(c.path, 'imagePullPolicy'), unsupported(container.imagePullPolicy, PULL_POLICIES));

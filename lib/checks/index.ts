@@ -95,7 +95,8 @@ function findingsOf(obj: KubeObject, file: string | undefined, extra: Problem[])
 function parseYaml(text: string, file?: string): { objects: KubeObject[]; findings: Finding[] } {
   const findings: Finding[] = [];
   const objects: KubeObject[] = [];
-  parseAllDocuments(text).forEach((doc, i) => {
+  // kubectl converts YAML with YAML 1.1 rules: unquoted y, n, yes, no, on, off are booleans.
+  parseAllDocuments(text, { version: '1.1' }).forEach((doc, i) => {
     const syntax = [...doc.errors, ...doc.warnings];
     if (doc.errors.length > 0) {
       findings.push(...syntax.map((e) => ({

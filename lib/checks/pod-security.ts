@@ -199,6 +199,10 @@ const runAsUser: Control = (pod, containers) => {
 };
 
 const seccomp: Control = (pod, containers) => {
+  // Linux-only since v1.25: Windows pods are exempt.
+  if (isWindows(pod)) {
+    return [];
+  }
   const problems: Problem[] = [];
   const podType = podSecurityContext(pod).seccompProfile?.type;
   const podOk = SECCOMP_ALLOWED.has(podType);

@@ -45,7 +45,8 @@ function checkContainers(pod: PodTemplate): Problem[] {
     const name = c.container.name ? `container "${c.container.name}"` : 'container';
     const nonRoot = context.runAsNonRoot ?? podContext.runAsNonRoot;
     const uid = context.runAsUser ?? podContext.runAsUser;
-    if (nonRoot === true && uid === undefined) {
+    // Windows pods take no runAsUser (the API server forbids it there).
+    if (nonRoot === true && uid === undefined && pod.spec.os?.name !== 'windows') {
       problems.push({ rule: RULES.nonRootWithoutUid, path: join(c.path, 'securityContext', 'runAsUser'), message: `${name} sets runAsNonRoot without runAsUser; the kubelet refuses to start an image whose user is root` });
     }
     if (c.path.includes('ephemeralContainers')) {

@@ -95,8 +95,17 @@ describe('manifest checks: each rule, broken alone', () => {
     expect(found(broken((_, __, c) => { c.image = `busybox@sha256:${'a'.repeat(64)}`; }))).toEqual([]);
   });
 
-  test('windows pods are exempt from the capabilities and privilege escalation controls', () => {
-    expect(found(broken((_, pod, c) => { pod.os = { name: 'windows' }; delete c.securityContext; }))).toEqual([]);
+  test('windows pods are exempt from the seccomp, capabilities and privilege escalation controls', () => {
+    expect(found(broken((_, pod, c) => { pod.os = { name: 'windows' }; pod.securityContext = { runAsNonRoot: true }; delete c.securityContext; }))).toEqual([]);
+  });
+
+  test('windows pods may not set Linux-only fields (the API server refuses them)', () => {
+    expect(found(broken((_, pod) => { pod.os = { name: 'windows' }; pod.securityContext = { runAsNonRoot: true, runAsUser: 1000 }; }))).toEqual([
+      'api-security-context spec.template.spec.securityContext.runAsUser',
+      'api-security-context spec.template.spec.containers[0].securityContext.capabilities',
+      'api-security-context spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem',
+      'api-security-context spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation',
+    ]);
   });
 
   test('a cluster-scoped object with a namespace', () => {
