@@ -56,3 +56,15 @@ describe('README examples', () => {
     expect(shown).toBe(fs.readFileSync(path.join(root, file), 'utf-8'));
   });
 });
+
+describe('README rule table', () => {
+  test('lists every rule of the checks with its severity, source and waiver', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { ALL_RULES, WAIVER_PREFIX } = require('../lib/checks') as typeof import('../lib/checks');
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf-8');
+    for (const rule of ALL_RULES) {
+      const waiver = rule.id === 'waiver' ? '(cannot be waived)' : `\`${WAIVER_PREFIX}${rule.id}\``;
+      expect(readme).toContain(`| \`${rule.id}\` | ${rule.severity} | ${rule.citation.replace(/\|/g, '\\|')} | ${waiver} |`);
+    }
+  });
+});

@@ -127,7 +127,12 @@ export function checkYaml(text: string, file?: string): Finding[] {
 
 /** Every finding for some manifest files, judged together (rules across objects span files). */
 export function checkFiles(files: readonly string[]): Finding[] {
-  const parsed = files.map((file) => ({ file, ...parseYaml(fs.readFileSync(file, 'utf-8'), file) }));
+  return checkTexts(files.map((file) => ({ file, text: fs.readFileSync(file, 'utf-8') })));
+}
+
+/** Every finding for some YAML texts (a file's or stdin's), judged together. */
+export function checkTexts(inputs: ReadonlyArray<{ readonly file: string; readonly text: string }>): Finding[] {
+  const parsed = inputs.map(({ file, text }) => ({ file, ...parseYaml(text, file) }));
   const objects = parsed.flatMap((p) => p.objects);
   const fileOf = parsed.flatMap((p) => p.objects.map(() => p.file));
   return [...parsed.flatMap((p) => p.findings), ...checkObjects(objects, fileOf)];
@@ -136,6 +141,34 @@ export function checkFiles(files: readonly string[]): Finding[] {
 /** Whether a finding fails synth: an error that is not waived. */
 export function isBlocking(finding: Finding): boolean {
   return finding.severity === Severity.ERROR && finding.waived === undefined;
+}
+
+/** The findings as SARIF 2.1.0, for code-scanning tools; waived findings are suppressed in source, with their reason. */
+export function toSarif(findings: readonly Finding[]): object {
+  const used = [...new Map(findings.map((f) => [f.rule.id, f.rule])).values()];
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [{
+      tool: {
+        driver: {
+          name: 'node-reporter checks',
+          informationUri: 'https://kubernetes.io/docs/concepts/security/pod-security-standards/',
+          rules: used.map((r) => ({ id: r.id, shortDescription: { text: r.citation }, help: { text: r.fix }, defaultConfiguration: { level: r.severity === Severity.ERROR ? 'error' : 'warning' } })),
+        },
+      },
+      results: findings.map((f) => ({
+        ruleId: f.rule.id,
+        level: f.severity === Severity.ERROR ? 'error' : 'warning',
+        message: { text: `${f.object} ${f.path}: ${f.message}` },
+        locations: [{
+          ...(f.file !== undefined ? { physicalLocation: { artifactLocation: { uri: f.file } } } : {}),
+          logicalLocations: [{ fullyQualifiedName: `${f.object}:${f.path}` }],
+        }],
+        ...(f.waived !== undefined ? { suppressions: [{ kind: 'inSource', justification: f.waived }] } : {}),
+      })),
+    }],
+  };
 }
 
 /** A finding as a person can act on it: where and what, then the rule, the fix and any waiver. */

@@ -6,13 +6,19 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { DEFAULT_POLICY_KEY, DEFAULT_POLICY_VALUE } from '../defaults';
-import { daemonSetsIn, decodeText, EligibilityReport, evaluateNodes, labelNodeCommand, NodeListError, PodScheduling, printable, printableJson, readNodeList } from '../eligibility';
+import { daemonSetsIn, decodeText, EligibilityReport, evaluateNodes, labelNodeCommand, NodeListError, PodScheduling, printable, printableJson, printableLines, readNodeList } from '../eligibility';
 import { Toleration } from '../k8s/scheduling';
 import { checkDns1123Subdomain, checkLabelValue, checkQualifiedName } from '../k8s/syntax';
 
 /** The usage text, printed by --help and after a usage error. */
 export const USAGE = `Usage: node-reporter eligible --nodes FILE [--selector KEY=VALUE]... [--toleration KEY[=VALUE]:EFFECT]... [--tolerate-control-plane] [--json]
        node-reporter eligible --nodes FILE --manifest FILE [--json]
+       node-reporter check FILE|DIR|-... [--format text|json|sarif]
+
+check: runs the manifest checks (Kubernetes 1.28 schema, API server validation, Pod Security
+"restricted", DaemonSet rules) on any YAML: Helm or kustomize output, hand-written files.
+Folders are searched for *.yaml and *.yml. Exit codes: 0 clean (warnings allowed), 1 blocking
+findings, 2 bad usage or input.
 
 Shows which nodes a DaemonSet will run on, and why the others are skipped, as the DaemonSet controller decides.
 
@@ -223,15 +229,81 @@ function eligible(args: string[], io: Io): number {
   return 0;
 }
 
+/** The YAML files of the arguments: files as given, folders searched for *.yaml and *.yml, in name order. */
+function manifestFiles(args: string[]): string[] {
+  const files: string[] = [];
+  for (const arg of args) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(arg);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new NodeListError(`${printable(arg)}: cannot read (${code === 'ENOENT' ? 'no such file or folder' : code})`);
+    }
+    if (stat.isDirectory()) {
+      const found = (fs.readdirSync(arg, { recursive: true }) as string[])
+        .filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => `${arg.replace(/\/+$/, '')}/${f}`);
+      if (found.length === 0) {
+        throw new NodeListError(`${printable(arg)}: no *.yaml or *.yml files`);
+      }
+      files.push(...found);
+    } else {
+      files.push(arg);
+    }
+  }
+  return files;
+}
+
+function check(args: string[], io: Io): number {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) {
+    io.out(`${USAGE}\n`);
+    return 0;
+  }
+  if (!['text', 'json', 'sarif'].includes(values.format!)) {
+    throw new UsageError(`--format must be text, json or sarif but got ${printable(values.format!, true)}`);
+  }
+  if (positionals.length === 0) {
+    throw new UsageError('check needs at least one FILE, DIR or -');
+  }
+  // Loaded here: the eligibility command must not pay for the schema.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const checks = require('../checks') as typeof import('../checks');
+  const stdin = positionals.includes('-') ? [{ file: 'stdin', text: decodeText(readInput(io, '-').bytes) }] : [];
+  const files = manifestFiles(positionals.filter((p) => p !== '-'));
+  const findings = checks.checkTexts([...stdin, ...files.map((file) => ({ file, text: decodeText(readInput(io, file).bytes) }))]);
+  if (values.format === 'json') {
+    io.out(`${printableJson({
+      errors: findings.filter(checks.isBlocking).length,
+      warnings: findings.filter((f) => !checks.isBlocking(f) && f.waived === undefined).length,
+      waived: findings.filter((f) => f.waived !== undefined).length,
+      findings: findings.map((f) => ({ file: f.file, object: f.object, path: f.path, rule: f.rule.id, severity: f.severity, message: f.message, waived: f.waived, fix: f.rule.fix, source: f.rule.citation })),
+    })}\n`);
+  } else if (values.format === 'sarif') {
+    io.out(`${printableJson(checks.toSarif(findings))}\n`);
+  } else {
+    io.out(`${printableLines(checks.formatReport(findings))}\n`);
+  }
+  return findings.some(checks.isBlocking) ? 1 : 0;
+}
+
 /**
  * Runs the command with these arguments (without `node` and the script).
- * @returns the exit code: 0 done, 2 bad usage or input
+ * @returns the exit code: 0 done (check: clean), 1 (check) blocking findings, 2 bad usage or input
  */
 export function main(argv: string[], io: Io = PROCESS_IO): number {
   const [command, ...rest] = argv;
   try {
     if (command === 'eligible') {
       return eligible(rest, io);
+    }
+    if (command === 'check') {
+      return check(rest, io);
     }
     if (command === '--help' || command === '-h') {
       io.out(`${USAGE}\n`);

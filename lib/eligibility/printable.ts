@@ -25,3 +25,8 @@ export function printable(text: string, quote = false): string {
 export function printableJson(value: unknown): string {
   return JSON.stringify(value).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** Multi-line text with each line's unsafe characters escaped, unquoted: for reports. */
+export function printableLines(text: string): string {
+  return text.split('\n').map((line) => line.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join('\n');
+}

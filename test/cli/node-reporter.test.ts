@@ -281,3 +281,61 @@ describe('node-reporter eligible --manifest', () => {
     expect(none.err).toBe(`node-reporter: ${path.join(dir, 'empty.yaml')}: has no DaemonSet\n`);
   });
 });
+
+describe('node-reporter check', () => {
+  let dir: string;
+  const clean = fs.readFileSync(path.join(__dirname, '..', '..', 'dist', 'node-reporter-v1.k8s.yaml'), 'utf-8');
+  const broken = clean.replace('maxSurge: 0', 'maxSurge: 1');
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-reporter-check-'));
+    fs.mkdirSync(path.join(dir, 'chart', 'templates'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'chart', 'templates', 'clean.yaml'), clean);
+    fs.writeFileSync(path.join(dir, 'broken.yml'), broken);
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a manifest');
+  });
+
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('exits 0 on clean manifests, searching folders for *.yaml and *.yml', () => {
+    const { code, out } = run(['check', path.join(dir, 'chart')]);
+    expect(code).toBe(0);
+    expect(out).toBe('0 error(s), 0 warning(s), 0 waived\n');
+  });
+
+  test('exits 1 with the findings on a blocking one: the API server rule, its source and the fix', () => {
+    const { code, out } = run(['check', path.join(dir, 'broken.yml')]);
+    expect(code).toBe(1);
+    expect(out).toContain(`${path.join(dir, 'broken.yml')}: DaemonSet/node-reporter: spec.updateStrategy.rollingUpdate.maxSurge: error [api-daemonset] Invalid value: 1: may not be set when maxUnavailable is non-zero`);
+    expect(out).toContain('rule: Kubernetes API server validation, pkg/apis/apps/validation: ValidateDaemonSetSpec');
+    expect(out).toMatch(/\n1 error\(s\), 0 warning\(s\), 0 waived\n$/);
+  });
+
+  test('prints JSON with --format json', () => {
+    const { out } = run(['check', dir, '--format', 'json']);
+    const report = JSON.parse(out);
+    expect(report).toMatchObject({ errors: 1, warnings: 0, waived: 0 });
+    expect(report.findings[0]).toMatchObject({ object: 'DaemonSet/node-reporter', rule: 'api-daemonset', severity: 'error', path: 'spec.updateStrategy.rollingUpdate.maxSurge' });
+  });
+
+  test('prints SARIF 2.1.0 with --format sarif, waived findings as suppressions', () => {
+    const waived = broken.replace('  annotations:\n', '  annotations:\n    checks.node-reporter.dev/waive-api-daemonset: "testing the report"\n');
+    const { code, out } = run(['check', '-', '--format', 'sarif'], waived);
+    const sarif = JSON.parse(out);
+    expect(code).toBe(0);
+    expect(sarif.version).toBe('2.1.0');
+    expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['api-daemonset']);
+    expect(sarif.runs[0].results[0]).toMatchObject({ ruleId: 'api-daemonset', level: 'error', suppressions: [{ kind: 'inSource', justification: 'testing the report' }] });
+  });
+
+  test.each([
+    ['a missing file', ['check', '/no/such.yaml'], 'node-reporter: /no/such.yaml: cannot read (no such file or folder)\n'],
+    ['a folder without manifests', ['check', '/proc/self/fdinfo'], /no \*\.yaml or \*\.yml files/],
+    ['an unknown format', ['check', '-', '--format', 'xml'], /--format must be text, json or sarif but got "xml"/],
+    ['no file', ['check'], /check needs at least one FILE, DIR or -/],
+  ])('exits 2 on %s', (_, args, message) => {
+    const { code, err } = run(args as string[]);
+    expect(code).toBe(2);
+    expect(err).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
+  });
+});
