@@ -81,7 +81,8 @@ function findingsOf(obj: KubeObject, file: string | undefined, extra: Problem[])
     ...checkMetadata(obj),
     ...(pod ? checkPodSecurity(pod) : []),
     ...checkWorkload(obj, pod),
-    ...withoutSchemaDuplicates(checkSchema, checkApiValidation(obj, pod)),
+    // The API server validates only kinds it serves.
+    ...(schema.some((p) => p.rule === RULES.removedApi || p.rule === RULES.unknownKind) ? [] : withoutSchemaDuplicates(checkSchema, checkApiValidation(obj, pod))),
     ...checkDaemonSetRules(obj, pod),
     ...extra,
   ];

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkFiles, checkObject, checkYaml, Finding, formatReport, isBlocking, KubeObject, Severity, WAIVER_PREFIX } from '../../lib/checks';
+import { checkFiles, checkObject, checkObjects, checkYaml, Finding, formatReport, isBlocking, KubeObject, Severity, WAIVER_PREFIX } from '../../lib/checks';
 import { cleanDaemonSet, podOf } from './baseline';
 
 /** The findings of an object, as `rule path` lines, for exact comparison. */
@@ -209,5 +209,68 @@ describe('manifest checks: waivers and the report', () => {
   test('warnings do not block', () => {
     const findings = checkObject(broken((_, __, c) => { c.image = 'busybox'; }));
     expect(findings.map((f) => [f.severity, isBlocking(f)])).toEqual([[Severity.WARNING, false]]);
+  });
+});
+
+describe('DaemonSet rules no linter has', () => {
+  const ids = (findings: Finding[]) => findings.map((f) => `${f.rule.id} ${f.path}`);
+
+  test('refuses a hostPort with maxSurge: the surge pod can never bind it (kubernetes/kubernetes#106417)', () => {
+    const ds = broken((d, __, c) => {
+      c.ports = [{ containerPort: 9100, hostPort: 9100 }];
+      d.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+      d.metadata.annotations = { [`${WAIVER_PREFIX}pss-host-ports`]: 'an exporter on the node port' };
+    });
+    const findings = checkObject(ds);
+    expect(ids(findings.filter(isBlocking))).toEqual(['hostport-surge spec.updateStrategy.rollingUpdate.maxSurge']);
+    expect(findings.find((f) => f.rule.id === 'hostport-surge')!.message).toMatch(/maxSurge 1 with hostPort 9100 .*: the surge pod can never bind the port the old pod holds/);
+  });
+
+  test('accepts a hostPort with maxUnavailable', () => {
+    const ds = broken((d, __, c) => {
+      c.ports = [{ containerPort: 9100, hostPort: 9100 }];
+      d.metadata.annotations = { [`${WAIVER_PREFIX}pss-host-ports`]: 'an exporter on the node port' };
+    });
+    expect(checkObject(ds).filter((f) => f.rule.id === 'hostport-surge')).toEqual([]);
+  });
+
+  test('warns about a PodDisruptionBudget that selects a DaemonSet\'s pods, in the same namespace only', () => {
+    const ds = cleanDaemonSet();
+    const pdb = (namespace: string) => ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'agents', namespace }, spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'agent' } } } });
+    const same = checkObjects([ds, pdb('monitoring')]);
+    expect(same.filter((f) => f.rule.id === 'pdb-selects-daemonset').map((f) => [f.object, f.severity])).toEqual([['PodDisruptionBudget/agents', 'warning']]);
+    expect(checkObjects([ds, pdb('other')]).filter((f) => f.rule.id === 'pdb-selects-daemonset')).toEqual([]);
+  });
+
+  test('warns about hostNetwork without ClusterFirstWithHostNet, and about OnDelete', () => {
+    const findings = checkObject(broken((d, pod) => {
+      pod.hostNetwork = true;
+      d.spec.updateStrategy = { type: 'OnDelete' };
+      d.metadata.annotations = { [`${WAIVER_PREFIX}pss-host-namespaces`]: 'a CNI agent' };
+    }));
+    expect(findings.filter((f) => f.waived === undefined).map((f) => `${f.rule.id} ${f.severity}`)).toEqual(['hostnetwork-dns warning', 'ondelete-strategy warning']);
+  });
+});
+
+describe('the shipped 1.28 schema', () => {
+  test('is exactly what scripts/generate-schema.js makes of the 1.28 definitions', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { generate, source, out } = require('../../scripts/generate-schema.js') as { generate(text: string): string; source: string; out: string };
+    expect(fs.readFileSync(out, 'utf-8')).toBe(generate(fs.readFileSync(source, 'utf-8')));
+  });
+
+  test('reports removed and deprecated apiVersions with their replacement', () => {
+    const cron = { apiVersion: 'batch/v1beta1', kind: 'CronJob', metadata: { name: 'c' }, spec: {} };
+    expect(checkObject(cron).map((f) => `${f.rule.id}: ${f.message}`)).toEqual(['removed-api: CronJob batch/v1beta1 was removed in Kubernetes 1.25; use batch/v1']);
+    const flow = { apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta2', kind: 'FlowSchema', metadata: { name: 'f' }, spec: { priorityLevelConfiguration: { name: 'x' } } };
+    expect(checkObject(flow).filter((f) => f.rule.id === 'deprecated-api').map((f) => [f.severity, f.message])).toEqual([['warning', 'FlowSchema flowcontrol.apiserver.k8s.io/v1beta2 is deprecated and removed in Kubernetes 1.29; use flowcontrol.apiserver.k8s.io/v1']]);
+  });
+
+  test('accepts a CRD schema with x-kubernetes extensions', () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'agents.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'agents', kind: 'Agent' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, 'x-kubernetes-validations': [{ rule: 'self.size() > 0' }] } } }] },
+    };
+    expect(checkObject(crd)).toEqual([]);
   });
 });
