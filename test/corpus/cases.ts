@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
+import { cleanDaemonSet, podOf } from '../checks/baseline';
 
 /** The namespace the corpus is applied in. */
 export const CORPUS_NAMESPACE = 'corpus';
@@ -34,18 +35,9 @@ export interface CorpusCase {
 
 const labels = { app: 'agent' };
 
+/** The clean pod spec of the checks' own tests: restricted, small, pinned. */
 function pod(): Obj {
-  return {
-    automountServiceAccountToken: false,
-    securityContext: { runAsNonRoot: true, runAsUser: 65534, runAsGroup: 65534, seccompProfile: { type: 'RuntimeDefault' } },
-    containers: [{
-      name: 'main',
-      image: 'busybox:1.36',
-      command: ['sh', '-c', 'sleep 3600'],
-      resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '32Mi' } },
-      securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, readOnlyRootFilesystem: true },
-    }],
-  };
+  return podOf(cleanDaemonSet());
 }
 
 function daemonSet(): Obj {
