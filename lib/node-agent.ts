@@ -571,25 +571,50 @@ export class NodeAgent extends Construct {
 
   /** Two objects of one kind with one name in one namespace: each apply would overwrite the other. */
   private nameClashes(): string[] {
-    const mine = this.node.findAll().filter(ApiObject.isApiObject);
+    const mine = new Set(this.node.findAll().filter(ApiObject.isApiObject));
     const chart = Chart.of(this);
-    const keys = new Map(mine.map((o) => [objectKey(o), o]));
+    const index = apiObjectIndex(this.node.root);
     const errors: string[] = [];
-    for (const other of this.node.root.node.findAll()) {
-      if (!ApiObject.isApiObject(other) || mine.includes(other)) {
-        continue;
-      }
-      const otherChart = Chart.of(other);
-      if (otherChart !== chart && areAlternatives(chart, otherChart)) {
-        continue;
-      }
-      const clash = keys.get(objectKey(other));
-      if (clash) {
-        errors.push(`${clash.kind} "${clash.name}"${clash.metadata.namespace ? ` in namespace "${clash.metadata.namespace}"` : ''} is also defined by ${other.node.path}: each apply would overwrite the other; give one of them another name`);
+    for (const own of mine) {
+      for (const other of index.get(objectKey(own)) ?? []) {
+        if (mine.has(other)) {
+          continue;
+        }
+        const otherChart = Chart.of(other);
+        if (otherChart !== chart && areAlternatives(chart, otherChart)) {
+          continue;
+        }
+        errors.push(`${own.kind} "${own.name}"${own.metadata.namespace ? ` in namespace "${own.metadata.namespace}"` : ''} is also defined by ${other.node.path}: each apply would overwrite the other; give one of them another name`);
       }
     }
     return errors;
   }
+}
+
+const indexes = new WeakMap<IConstruct, { charts: number; byKey: Map<string, ApiObject[]> }>();
+
+/**
+ * Every API object of the app by kind, namespace and name. Built once per
+ * validation pass, not once per agent: cdk8s validates every construct
+ * (and, in Chart.toJson, the whole app again for every chart), so a scan per
+ * agent would cost O(N²) or worse. The index is dropped after the pass (the
+ * next microtask), or when a chart is added.
+ */
+function apiObjectIndex(root: IConstruct): Map<string, ApiObject[]> {
+  let entry = indexes.get(root);
+  if (!entry || entry.charts !== root.node.children.length) {
+    const byKey = new Map<string, ApiObject[]>();
+    for (const c of root.node.findAll()) {
+      if (ApiObject.isApiObject(c)) {
+        const key = objectKey(c);
+        byKey.set(key, [...(byKey.get(key) ?? []), c]);
+      }
+    }
+    entry = { charts: root.node.children.length, byKey };
+    indexes.set(root, entry);
+    queueMicrotask(() => indexes.delete(root));
+  }
+  return entry.byKey;
 }
 
 /**
