@@ -433,6 +433,8 @@ export class NodeAgent extends Construct {
   /** The ConfigMap, when `config` is set. */
   public readonly configMap?: kplus.ConfigMap;
 
+  private ownObjects?: Set<ApiObject>;
+
   constructor(scope: Construct, id: string, props: NodeAgentProps) {
     super(scope, id);
     reportProblems(this, problemsOf(props, Chart.of(this).namespace));
@@ -571,60 +573,69 @@ export class NodeAgent extends Construct {
 
   /** Two objects of one kind with one name in one namespace: each apply would overwrite the other. */
   private nameClashes(): string[] {
-    const mine = new Set(this.node.findAll().filter(ApiObject.isApiObject));
+    // The agent's objects are all made in its constructor.
+    const mine = this.ownObjects ??= new Set(this.node.findAll().filter(ApiObject.isApiObject));
     const chart = Chart.of(this);
+    const group = groupOf(chart);
     const index = apiObjectIndex(this.node.root);
     const errors: string[] = [];
     for (const own of mine) {
-      for (const other of index.get(objectKey(own)) ?? []) {
-        if (mine.has(other)) {
-          continue;
+      for (const [token, byChart] of index.get(objectKey(own)) ?? []) {
+        // Charts of one variant group are alternatives: within the group only this chart's own objects can clash.
+        const candidates = token === group ? byChart.get(chart) ?? [] : [...byChart.values()].flat();
+        for (const other of candidates.filter((o) => !mine.has(o))) {
+          errors.push(`${own.kind} "${own.name}"${own.metadata.namespace ? ` in namespace "${own.metadata.namespace}"` : ''} is also defined by ${other.node.path}: each apply would overwrite the other; give one of them another name`);
         }
-        const otherChart = Chart.of(other);
-        if (otherChart !== chart && areAlternatives(chart, otherChart)) {
-          continue;
-        }
-        errors.push(`${own.kind} "${own.name}"${own.metadata.namespace ? ` in namespace "${own.metadata.namespace}"` : ''} is also defined by ${other.node.path}: each apply would overwrite the other; give one of them another name`);
       }
     }
     return errors;
   }
 }
 
-const indexes = new WeakMap<IConstruct, { charts: number; byKey: Map<string, ApiObject[]> }>();
+/** key (kind, namespace, name) -> variant group (or the chart itself) -> chart -> objects. */
+type ApiObjectIndex = Map<string, Map<unknown, Map<Chart, ApiObject[]>>>;
+
+const indexes = new WeakMap<IConstruct, ApiObjectIndex>();
 
 /**
- * Every API object of the app by kind, namespace and name. Built once per
- * validation pass, not once per agent: cdk8s validates every construct
- * (and, in Chart.toJson, the whole app again for every chart), so a scan per
- * agent would cost O(N²) or worse. The index is dropped after the pass (the
- * next microtask), or when a chart is added.
+ * Every API object of the app by kind, namespace and name, grouped by
+ * variant group and chart. Built once per validation pass, not once per
+ * agent: cdk8s validates every construct (and, in Chart.toJson, the whole app
+ * again for every chart), so a scan per agent would cost O(N²) or worse.
+ * Synthesis is synchronous and adds no construct, so the index is dropped
+ * after the pass, at the next microtask.
  */
-function apiObjectIndex(root: IConstruct): Map<string, ApiObject[]> {
-  let entry = indexes.get(root);
-  if (!entry || entry.charts !== root.node.children.length) {
-    const byKey = new Map<string, ApiObject[]>();
+function apiObjectIndex(root: IConstruct): ApiObjectIndex {
+  let byKey = indexes.get(root);
+  if (!byKey) {
+    byKey = new Map();
     for (const c of root.node.findAll()) {
-      if (ApiObject.isApiObject(c)) {
-        const key = objectKey(c);
-        byKey.set(key, [...(byKey.get(key) ?? []), c]);
+      if (!ApiObject.isApiObject(c)) {
+        continue;
       }
+      const key = objectKey(c);
+      const chart = Chart.of(c);
+      const token = groupOf(chart) ?? chart;
+      const byToken = byKey.get(key) ?? new Map<unknown, Map<Chart, ApiObject[]>>();
+      const byChart = byToken.get(token) ?? new Map<Chart, ApiObject[]>();
+      byChart.set(chart, [...(byChart.get(chart) ?? []), c]);
+      byToken.set(token, byChart);
+      byKey.set(key, byToken);
     }
-    entry = { charts: root.node.children.length, byKey };
-    indexes.set(root, entry);
+    indexes.set(root, byKey);
     queueMicrotask(() => indexes.delete(root));
   }
-  return entry.byKey;
+  return byKey;
 }
 
 /**
- * Whether two charts are alternatives (variants of one deployable, applied
- * one instead of the other), whose objects may share names: both say so with
- * the same `variantGroup`.
+ * A chart's variant group, when it has one: charts of one group are
+ * alternatives (variants of one deployable, applied one instead of the
+ * other) whose objects may share names. `NodeReporterChart` has one.
  */
-function areAlternatives(a: IConstruct, b: IConstruct): boolean {
-  const groupOf = (c: IConstruct) => (c as { variantGroup?: unknown }).variantGroup;
-  return typeof groupOf(a) === 'string' && groupOf(a) === groupOf(b);
+function groupOf(chart: IConstruct): string | undefined {
+  const group = (chart as { variantGroup?: unknown }).variantGroup;
+  return typeof group === 'string' ? group : undefined;
 }
 
 function objectKey(o: ApiObject): string {
