@@ -1,8 +1,9 @@
 /**
- * Manifest checks for any synthesized YAML, this project's or a consumer's:
- * strict schema, Pod Security "restricted" (v1.28), workload and metadata
- * rules. They judge manifests, not constructs, so they import none (only the
- * shared prop rules and the selector semantics of ../eligibility).
+ * Manifest checks for any YAML, this project's or a consumer's: the strict
+ * Kubernetes 1.28 schema, the API server's field validation, Pod Security
+ * "restricted" (v1.28), workload, DaemonSet and metadata rules. They judge
+ * manifests, not constructs, so they import none (only the Kubernetes syntax
+ * and scheduling rules of ../k8s).
  *
  * An object waives one rule on purpose with the annotation
  * `checks.node-reporter.dev/waive-<rule id>: <reason>`; its findings for that
