@@ -249,7 +249,7 @@ function checkSecurityContext(add: Add, path: string, sc: unknown, pod: boolean)
         add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), `Invalid value: ${show(s.name)}: must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$`);
       }
     });
-    if (isInt(sc.fsGroup) === false && sc.fsGroupChangePolicy !== undefined && !['OnRootMismatch', 'Always'].includes(sc.fsGroupChangePolicy)) {
+    if (sc.fsGroupChangePolicy !== undefined && !['OnRootMismatch', 'Always'].includes(sc.fsGroupChangePolicy)) {
       add(RULES.apiSecurityContext, join(path, 'fsGroupChangePolicy'), unsupported(sc.fsGroupChangePolicy, ['OnRootMismatch', 'Always']));
     }
   } else {
@@ -638,10 +638,9 @@ function checkDaemonSet(add: Add, obj: KubeObject, pod: PodTemplate | undefined)
     add(RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate', "Forbidden: may not be specified when strategy `type` is 'OnDelete'");
   }
   if (type === 'RollingUpdate' && isObject(strategy.rollingUpdate)) {
-    const unavailable = intOrPercent(add, RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxUnavailable', strategy.rollingUpdate.maxUnavailable) ?? { zero: strategy.rollingUpdate.maxUnavailable === undefined ? false : true };
+    // Unset, maxUnavailable is 1 and maxSurge 0; an invalid value is reported by intOrPercent.
+    const unavailableZero = (intOrPercent(add, RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxUnavailable', strategy.rollingUpdate.maxUnavailable) ?? { zero: false }).zero;
     const surge = intOrPercent(add, RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxSurge', strategy.rollingUpdate.maxSurge) ?? { zero: true };
-    // Defaults: maxUnavailable 1, maxSurge 0.
-    const unavailableZero = strategy.rollingUpdate.maxUnavailable === undefined ? false : unavailable.zero;
     if (unavailableZero && surge.zero) {
       add(RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxUnavailable', 'Invalid value: 0: may not be 0 when `maxSurge` is 0');
     }

@@ -49,7 +49,5 @@ export function join(base: string, ...keys: Array<string | number>): string {
   }, base);
 }
 
-/** A value as it appears in a message. */
-export function show(value: unknown): string {
-  return JSON.stringify(value) ?? String(value);
-}
+/** A value as it appears in a message: JSON, with control and bidirectional characters escaped. */
+export { show } from '../k8s/syntax';
