@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiObject, Chart, Duration, JsonPatch, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
+import { PodSecurityLevel } from './checks/pod-security';
 import { RULES, WAIVER_PREFIX } from './checks/rules';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from './defaults';
 import { NodeSelectorTerm } from './k8s/scheduling';
@@ -21,15 +22,7 @@ import {
 import { NodePolicy } from './node-policy';
 import { checkResources, checkRollingUpdate, reportProblems } from './validate-props';
 
-/** The Pod Security Standards levels, from most to least strict. */
-export enum PodSecurityLevel {
-  /** Hardened: non-root, no privilege escalation, drop ALL, seccomp. */
-  RESTRICTED = 'restricted',
-  /** No known privilege escalation: no host namespaces, host paths or host ports. */
-  BASELINE = 'baseline',
-  /** Unrestricted. */
-  PRIVILEGED = 'privileged',
-}
+export { PodSecurityLevel };
 
 const LEVEL_ORDER = [PodSecurityLevel.RESTRICTED, PodSecurityLevel.BASELINE, PodSecurityLevel.PRIVILEGED];
 
