@@ -25,6 +25,18 @@ export const CLUSTER_SCOPED_KINDS = new Set([
 /** Kinds whose names must be DNS-1123 labels rather than subdomains. */
 const LABEL_NAMED_KINDS = new Set(['Namespace', 'Service']);
 
+/**
+ * Kinds whose names are path segments (pkg/apis/rbac/validation:
+ * ValidateRBACName = path.IsValidPathSegmentName): anything but '.', '..'
+ * and names holding '/' or '%', as in `system:aggregate-to-edit`.
+ */
+const PATH_SEGMENT_NAMED_KINDS = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
+
+function checkPathSegmentName(prop: string, value: unknown): SyntaxProblem | undefined {
+  return typeof value === 'string' && value !== '' && value !== '.' && value !== '..' && !/[/%]/.test(value)
+    ? undefined : `'${prop}' must be a path segment name (not '.' or '..', without '/' or '%') but got ${JSON.stringify(value)}`;
+}
+
 /** Turns syntax problems into findings' problems at this path. */
 function syntax(path: string, ...found: (SyntaxProblem | undefined)[]): Problem[] {
   return found.filter((m): m is SyntaxProblem => m !== undefined).map((message) => ({ rule: RULES.metadataSyntax, path, message }));
@@ -49,7 +61,8 @@ export function checkMetadata(obj: KubeObject): Problem[] {
     problems.push({ rule: RULES.clusterScopedNamespace, path: 'metadata.namespace', message: `${obj.kind} is cluster-scoped but sets namespace ${JSON.stringify(metadata.namespace)}` });
   }
   if (metadata.name !== undefined) {
-    problems.push(...syntax('metadata.name', (LABEL_NAMED_KINDS.has(obj.kind) ? checkDns1123Label : checkDns1123Subdomain)('name', metadata.name)));
+    const check = LABEL_NAMED_KINDS.has(obj.kind) ? checkDns1123Label : PATH_SEGMENT_NAMED_KINDS.has(obj.kind) ? checkPathSegmentName : checkDns1123Subdomain;
+    problems.push(...syntax('metadata.name', check('name', metadata.name)));
   }
   if (metadata.namespace !== undefined) {
     problems.push(...syntax('metadata.namespace', checkDns1123Label('namespace', metadata.namespace)));
