@@ -36,10 +36,10 @@ describe('NodeAgent defaults', () => {
 
     // THEN
     const pod = ds.spec.template.spec;
-    expect(pod.securityContext).toMatchObject({ runAsUser: 65534, runAsGroup: 65534, runAsNonRoot: true });
+    expect(pod.securityContext).toMatchObject({ runAsUser: 65534, runAsGroup: 65534, runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
     expect(pod.containers[0].securityContext).toEqual({
       allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true,
-      runAsGroup: 65534, runAsNonRoot: true, runAsUser: 65534, seccompProfile: { type: 'RuntimeDefault' },
+      runAsGroup: 65534, runAsNonRoot: true, runAsUser: 65534,
     });
     expect(pod.automountServiceAccountToken).toBe(false);
     expect(pod.containers[0].resources).toEqual({ requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '32Mi' } });

@@ -60,7 +60,8 @@ describe('NodeReporterDaemonSet defaults', () => {
 
   test('passes Pod Security restricted as the fixed non-root uid and gid 65534', () => {
     const pod = daemonSet().spec.template.spec;
-    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65534, runAsGroup: 65534 });
+    // seccomp at the pod, so that every container (a `kubectl debug` one too) inherits it.
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65534, runAsGroup: 65534, seccompProfile: { type: 'RuntimeDefault' } });
     expect(pod.containers[0].securityContext).toEqual({
       allowPrivilegeEscalation: false,
       capabilities: { drop: ['ALL'] },
@@ -69,7 +70,6 @@ describe('NodeReporterDaemonSet defaults', () => {
       runAsGroup: 65534,
       runAsNonRoot: true,
       runAsUser: 65534,
-      seccompProfile: { type: 'RuntimeDefault' },
     });
     expect(pod.automountServiceAccountToken).toBe(false);
     expect(pod.hostNetwork).toBe(false);

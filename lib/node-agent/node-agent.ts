@@ -378,7 +378,12 @@ export class NodeAgent extends Construct {
           volumes: nonEmpty(volumes),
           securityContext: this.windows
             ? (props.hostProcess ? { windowsOptions: { hostProcess: true } } : undefined)
-            : { ...pod.securityContext, supplementalGroups: props.supplementalGroups ? [...props.supplementalGroups] : undefined },
+            : {
+              ...pod.securityContext,
+              // At the pod, so that every container inherits it, those added by `kubectl debug` too.
+              seccompProfile: props.seccompProfile ? { ...props.seccompProfile } : { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
+              supplementalGroups: props.supplementalGroups ? [...props.supplementalGroups] : undefined,
+            },
           os: this.windows ? { name: 'windows' } : pod.os,
           nodeSelector: policy.nodeSelector ? { ...policy.nodeSelector, ...pod.nodeSelector } : pod.nodeSelector,
           tolerations: tolerations.length > 0 ? tolerations : undefined,

@@ -23,7 +23,7 @@ import {
   show,
 } from '../k8s/syntax';
 import { NodePolicy } from '../node-policy';
-import { AgentContainer, ContainerDefaults,containerProblems } from './containers';
+import { AgentContainer, ContainerDefaults, containerProblems, seccompProblems } from './containers';
 import { AgentMetrics, metricsProblems } from './metrics';
 import { AgentPodSecurity } from './pod-security';
 import { AgentServiceAccount, serviceAccountProblems } from './rbac';
@@ -163,6 +163,13 @@ export interface NodeAgentProps {
   readonly fsGroup?: number;
 
   /**
+   * The seccomp profile of the pod, which every container inherits unless it
+   * sets its own (Linux). Anything but RuntimeDefault or Localhost breaks "restricted".
+   * @default - { type: RuntimeDefault }
+   */
+  readonly seccompProfile?: kplus.SeccompProfile;
+
+  /**
    * More groups of the containers' processes (Linux).
    * @default - none
    */
@@ -265,7 +272,7 @@ export interface NodeAgentProps {
 
 const PROP_KEYS = [
   'policy', 'name', 'containers', 'initContainers', 'volumes', 'hostPaths', 'hostNetwork', 'hostPID', 'hostIPC', 'hostProcess',
-  'serviceAccount', 'serviceAccountName', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'supplementalGroups', 'podSecurity',
+  'serviceAccount', 'serviceAccountName', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups', 'podSecurity',
   'priorityClassName', 'runtimeClassName', 'imagePullSecrets', 'shareProcessNamespace', 'dns', 'podAntiAffinity', 'metrics',
   'updateStrategy', 'labels', 'annotations', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
 ];
@@ -338,9 +345,12 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
     for (const key of ['hostPID', 'hostIPC', 'shareProcessNamespace'] as const) {
       if (props[key] === true) problems.push(problem(key, 'false or unset on a Windows agent', props[key]));
     }
-    for (const key of ['runAsUser', 'runAsGroup', 'fsGroup', 'supplementalGroups'] as const) {
+    for (const key of ['runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups'] as const) {
       if (props[key] !== undefined) problems.push(problem(key, 'unset on a Windows agent (a Linux-only field; use securityContext.windowsOptions.runAsUserName)', props[key]));
     }
+  }
+  if (props.seccompProfile !== undefined && !windows) {
+    problems.push(...seccompProblems('seccompProfile', props.seccompProfile));
   }
   if (props.imagePullSecrets !== undefined) {
     if (!Array.isArray(props.imagePullSecrets)) {
