@@ -1,0 +1,12 @@
+// The real agents of examples/, by the name of their file in examples/dist/.
+// `npm run examples` synthesizes each into examples/dist/<name>.k8s.yaml.
+import { Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { FluentBitChart } from './fluent-bit';
+import { NodeExporterChart } from './node-exporter';
+
+/** Each example agent's chart, by its name. */
+export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
+  'fluent-bit': (scope, id) => new FluentBitChart(scope, id),
+  'node-exporter': (scope, id) => new NodeExporterChart(scope, id),
+};
