@@ -42,7 +42,7 @@ function realPath(p) {
     try {
       return path.join(fs.realpathSync(current), ...rest.reverse());
     } catch (error) {
-      if (error.code !== 'ENOENT' || path.dirname(current) === current) {
+      if (!['ENOENT', 'ENOTDIR'].includes(error.code) || path.dirname(current) === current) {
         throw error;
       }
       rest.push(path.basename(current));

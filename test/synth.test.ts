@@ -68,6 +68,8 @@ describe('npm run synth refuses an output folder it may not own, before anything
   test('an existing file, which it would replace by a folder', () => {
     fs.writeFileSync(path.join(project, 'notes.txt'), 'mine\n');
     expectRefused(['notes.txt'], /the output folder must be a folder or not exist yet, but "notes\.txt" is a file$/m);
+    // Found by the fuzz test: a folder under a file was an ENOTDIR stack trace.
+    expectRefused(['notes.txt/out'], /the output folder's parent must be an existing folder, but "notes\.txt" is not$/m);
   });
 
   test('a symbolic link, even to a folder of manifests', () => {
