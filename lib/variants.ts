@@ -34,7 +34,7 @@ export function selectVariants(all: readonly string[], selection?: string, optio
     return all.filter((v) => wanted.includes(v));
   })();
   if (options.helm && chosen.length !== 1) {
-    throw new Error(`a Helm chart holds one variant, but ${chosen.length} were selected (${chosen.join(', ')}): pick one with NODE_REPORTER_VARIANTS, e.g. NODE_REPORTER_VARIANTS=${all[all.length - 1]} npm run helm -- helm/node-reporter --chart-version 1.0.0`);
+    throw new Error(`a Helm chart holds one variant, but ${chosen.length} were selected (${chosen.join(', ')}): pick one with NODE_REPORTER_VARIANTS, e.g. NODE_REPORTER_VARIANTS=${all[all.length - 1]} npm run helm -- helm-chart --chart-version 1.0.0`);
   }
   return chosen;
 }

@@ -35,7 +35,7 @@ function chartFiles(chart: string): string[] {
 
 describe('npm run helm refuses, in one line and exit 2, writing nothing', () => {
   test.each([
-    ['no single variant', [], {}, /^a Helm chart holds one variant, but 2 were selected \(v1, v2\): pick one with NODE_REPORTER_VARIANTS, e\.g\. NODE_REPORTER_VARIANTS=v2 npm run helm -- helm\/node-reporter --chart-version 1\.0\.0$/],
+    ['no single variant', [], {}, /^a Helm chart holds one variant, but 2 were selected \(v1, v2\): pick one with NODE_REPORTER_VARIANTS, e\.g\. NODE_REPORTER_VARIANTS=v2 npm run helm -- helm-chart --chart-version 1\.0\.0$/],
     ['an unknown variant', [], { NODE_REPORTER_VARIANTS: 'v9' }, /^'NODE_REPORTER_VARIANTS' must list variants among v1, v2 but got "v9"$/],
     ['no chart version', ['--no-chart-version'], { NODE_REPORTER_VARIANTS: 'v2' }, /^npm run helm: --chart-version is missing \(usage: /],
     ['a chart version that is not SemVer', ['--chart-version', '2'], { NODE_REPORTER_VARIANTS: 'v2' }, /^npm run helm: '--chart-version' must be a SemVer 2 version such as 1\.0\.0 but got "2"$/],
