@@ -6,8 +6,12 @@
  *
  * FUZZ_RUNS sets the number of cases per target (default 250; CI runs more).
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import fc from 'fast-check';
 import {
   AgentUpdateStrategy,
   DownwardApi,
@@ -25,6 +29,7 @@ import {
 } from '../lib';
 import { checkObject, isBlocking } from '../lib/checks';
 import { main } from '../lib/cli/node-reporter';
+import { state } from './sandbox';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130);
@@ -323,5 +328,98 @@ describe(`fuzz (seed ${SEED}, ${RUNS} cases per target)`, () => {
       }
     }
     expect([...codes].sort()).toEqual([0, 2]);
+  });
+});
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const outputFolder = require('../scripts/output-folder.js') as {
+  UsageError: new (message: string) => Error;
+  claimOutputFolder(given: string, options: { kind: 'manifests'; root: string; cwd: string; owned: string }): string;
+  workFolderBeside(outdir: string, hint: string): string;
+  swapIn(fresh: string, outdir: string, work: string): void;
+};
+
+/** A random tree beside and inside a project, and an output folder as a user may type it. */
+const NAMES = ['dist', 'lib', 'out', 'a.k8s.yaml', 'b.yaml', 'README.md', '.git', 'x y', '..', '.', 'templates', 'notes.txt'];
+const entry = fc.record({
+  where: fc.constantFrom('project', 'project/dist', 'project/lib', 'scratch', 'project/out'),
+  name: fc.constantFrom(...NAMES.filter((n) => n !== '..' && n !== '.')),
+  kind: fc.constantFrom('file', 'folder', 'symlink'),
+});
+const folderArg = fc.oneof(
+  fc.constantFrom('.', '..', '../..', '/', 'dist', './dist/', 'lib', 'out', 'new', 'dist/..', 'lib/../dist', 'missing/out', 'a.k8s.yaml', 'notes.txt', '.git', 'x y'),
+  fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/')),
+  fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 }).map((parts) => `/ABS/${parts.join('/')}`),
+);
+
+describe(`fuzz: output folders of npm run synth (seed ${SEED}, ${RUNS} cases)`, () => {
+  test('a refusal changes nothing; an accepted folder held only manifests (or is dist/), and nothing outside it changes', () => {
+    fc.assert(fc.property(fc.array(entry, { maxLength: 8 }), folderArg, fc.constantFrom('project', 'project/lib', 'scratch'), (entries, given, cwdAt) => {
+      // GIVEN a project with sources and dist/, and random files, folders and symlinks around it
+      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-outdir-'));
+      try {
+        const project = path.join(scratch, 'project');
+        fs.mkdirSync(path.join(project, 'lib'), { recursive: true });
+        fs.mkdirSync(path.join(project, 'dist'));
+        fs.writeFileSync(path.join(project, 'main.ts'), 'app\n');
+        fs.writeFileSync(path.join(project, 'lib', 'index.ts'), 'lib\n');
+        fs.writeFileSync(path.join(project, 'dist', 'v1.k8s.yaml'), 'kind: V1\n');
+        for (const e of entries) {
+          const target = path.join(scratch, e.where, e.name);
+          if (fs.existsSync(path.dirname(target)) && fs.statSync(path.dirname(target)).isDirectory() && !fs.existsSync(target)) {
+            if (e.kind === 'file') {
+              fs.writeFileSync(target, e.name);
+            } else if (e.kind === 'folder') {
+              fs.mkdirSync(target);
+            } else {
+              fs.symlinkSync(project, target);
+            }
+          }
+        }
+        const cwd = path.join(scratch, cwdAt);
+        const arg = given.replace(/^\/ABS/, scratch);
+        // Cases that leave the scratch folder (../x from it) are not run: they would write outside it.
+        const resolved = path.resolve(cwd, arg);
+        if (resolved !== '/' && !resolved.startsWith(`${scratch}${path.sep}`) && resolved !== scratch) {
+          return;
+        }
+        const before = state(scratch);
+
+        // WHEN the script claims the folder, then writes a manifest and swaps it in
+        let outdir: string;
+        try {
+          outdir = outputFolder.claimOutputFolder(arg, { kind: 'manifests', root: project, cwd, owned: path.join(project, 'dist') });
+        } catch (error) {
+          // THEN a refusal is one line, and nothing changed
+          expect(error).toBeInstanceOf(outputFolder.UsageError);
+          expect((error as Error).message).not.toContain('\n');
+          expect(state(scratch)).toEqual(before);
+          return;
+        }
+        const work = outputFolder.workFolderBeside(outdir, 'hint');
+        fs.mkdirSync(path.join(work, 'out'));
+        fs.writeFileSync(path.join(work, 'out', 'new.k8s.yaml'), 'kind: New\n');
+        outputFolder.swapIn(path.join(work, 'out'), outdir, work);
+        fs.rmSync(work, { recursive: true, force: true });
+
+        // THEN only the output folder changed, it held only manifests unless it is dist/, and now holds the new one
+        const after = state(scratch);
+        // By real path: through a symlinked parent, the folder written may be dist/ itself.
+        const realOut = fs.realpathSync(outdir);
+        const inside = (p: string) => path.join(scratch, p) === realOut || path.join(scratch, p).startsWith(`${realOut}${path.sep}`);
+        const relOut = path.relative(scratch, realOut);
+        for (const [p, content] of Object.entries(before)) {
+          if (!inside(p)) {
+            expect([p, after[p]]).toEqual([p, content]);
+          } else if (realOut !== path.join(project, 'dist') && p !== relOut) {
+            expect(p).toMatch(/\.k8s\.yaml$/);
+          }
+        }
+        expect(Object.keys(after).filter(inside).sort()).toEqual([relOut, path.join(relOut, 'new.k8s.yaml')]);
+        expect(fs.readFileSync(path.join(project, 'main.ts'), 'utf-8')).toBe('app\n');
+      } finally {
+        fs.rmSync(scratch, { recursive: true, force: true });
+      }
+    }), { numRuns: RUNS, seed: SEED });
   });
 });
