@@ -386,6 +386,7 @@ EOF
 
 # What start changes on the host, one line each, for a before/after diff.
 host_state() {
+  echo "hostname: $(hostname)"
   echo "links: $(ip -o link show | awk -F': ' '{print $2}' | sort | tr '\n' ' ')"
   echo "mounts under $RUN: $(grep -c " $RUN" /proc/mounts || true)"
   local s
@@ -427,7 +428,11 @@ start() {
   containerd_config
   kubelet_config
 
-  start_process containerd containerd --config "$RUN/containerd/config.toml"
+  # The node's hostname is its name, as on a real node, while the machine's
+  # stays as it is: containerd (so every shim, runc and host-network pod, e.g.
+  # node-exporter's node_uname_info) and the kubelet run in a UTS namespace
+  # named $NODE. `exec` keeps the PID start_process records.
+  start_process containerd unshare --uts sh -c 'hostname "$0" && exec "$@"' "$NODE" containerd --config "$RUN/containerd/config.toml"
   wait_for containerd 40 ctr --address "$RUN/containerd/containerd.sock" version
   local tar
   for tar in "$IMAGES"/*.tar; do
@@ -458,7 +463,7 @@ start() {
     --root-ca-file "$RUN/pki/ca.crt"
   start_process kube-scheduler "$BIN/kube-scheduler" "${kube[@]}" --secure-port 40359
 
-  start_process kubelet "$BIN/kubelet" --config "$RUN/kubelet/config.yaml" --kubeconfig "$RUN/kubelet.kubeconfig" \
+  start_process kubelet unshare --uts sh -c 'hostname "$0" && exec "$@"' "$NODE" "$BIN/kubelet" --config "$RUN/kubelet/config.yaml" --kubeconfig "$RUN/kubelet.kubeconfig" \
     --hostname-override "$NODE" --node-ip "$NODE_IP" --root-dir "$RUN/kubelet/root" --cert-dir "$RUN/kubelet/pki" --v=2
   wait_for kubelet 120 kubectl --kubeconfig "$RUN/kubeconfig" wait --for=condition=Ready "node/$NODE" --timeout=1s
   # The not-ready taint goes once the node lifecycle controller sees Ready.
