@@ -27,7 +27,8 @@
  *
  * Usage: npm run e2e:agents -- [--node NAME] [--timeout SECONDS] [--steps run,metrics,...]
  *          [--run FILE,...] [--metrics FILE] [--rbac FILE,...] [--roll OLD,NEW] [--prune OLD,NEW]
- * Without file options, the manifests of e2e/agent-manifests.ts.
+ * Without file options, the manifests of e2e/agent-manifests.ts; `--write DIR`
+ * only writes those into DIR and prints which step uses which.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -44,6 +45,8 @@ type StepName = typeof STEPS[number];
 const RESTRICTED_NAMESPACE = 'e2e-agents-restricted';
 
 interface Options {
+  /** Only write the default manifests into this folder, and print the plan. */
+  write?: string;
   node?: string;
   timeout: number;
   steps: Set<StepName>;
@@ -77,9 +80,14 @@ function parseOptions(scratch: string): Options {
       rbac: { type: 'string' },
       roll: { type: 'string' },
       prune: { type: 'string' },
+      write: { type: 'string' },
     },
     strict: true,
   });
+  if (values.write !== undefined) {
+    fs.mkdirSync(values.write, { recursive: true });
+    return { write: values.write, timeout: 0, steps: new Set(), plan: writePlan(values.write) };
+  }
   const timeout = Number(values.timeout);
   if (!Number.isInteger(timeout) || timeout < 1) {
     throw new StepFailed(`--timeout must be a whole number of seconds but got ${JSON.stringify(values.timeout)}`);
@@ -544,8 +552,9 @@ async function lifecycle(created: Created, plan: Plan, node: Json, o: Options): 
   created.installs.clear();
 }
 
-function applySetName(file: string): string {
-  return path.basename(file).replace(/\.k8s\.ya?ml$|\.ya?ml$/, '').replace(/[^a-z0-9-]/g, '-');
+/** The ApplySet's name must stay the same across versions: the agent's (its first DaemonSet), else its namespace. */
+function applySetName(objects: K8sObject[], namespace: string): string {
+  return daemonSetsOf(objects)[0]?.metadata.name ?? namespace;
 }
 
 /** The namespace of every namespaced object of the file: an ApplySet parent lives in one. */
@@ -561,7 +570,7 @@ function prune(oldFile: string, newFile: string, node: Json, o: Options, created
   const before = readManifest(oldFile);
   const after = readManifest(newFile);
   const namespace = singleNamespace(before, oldFile);
-  const name = applySetName(oldFile);
+  const name = applySetName(before, namespace);
   const dropped = before.filter((b) => !after.some((a) => describe(a) === describe(b)));
   if (dropped.length === 0) {
     throw new StepFailed(`--prune: ${short(newFile)} drops no object of ${short(oldFile)}`);
@@ -676,6 +685,10 @@ function preflight(o: Options): Json {
 async function run(scratch: string): Promise<void> {
   const started = Date.now();
   const o = parseOptions(scratch);
+  if (o.write !== undefined) {
+    console.log(JSON.stringify(o.plan, null, 2));
+    return;
+  }
   const node = preflight(o);
   const created = new Created();
   const has = (s: StepName) => o.steps.has(s);

@@ -131,7 +131,7 @@ const RESOURCE_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'de
 const NON_RESOURCE_VERBS = ['get', 'post', 'put', 'delete'];
 
 /** A grant: one subject may use these rules in this scope (undefined namespace: every namespace). */
-interface Grant { rules: PolicyRule[]; namespace?: string; role: string }
+interface Grant { rules: PolicyRule[]; namespace?: string; role: string; roleId: string }
 
 function matches(list: string[] | undefined, value: string): boolean {
   return (list ?? []).some((v) => v === '*' || v === value);
@@ -165,7 +165,8 @@ function scopeArgs(namespace: string | undefined): string[] {
  * service accounts they hold and their workloads run as: yes for every verb, resource and
  * resource name a bound rule grants (non-resource URLs through cluster role
  * bindings), no for a neighbour none of the subject's rules grants: another
- * verb, another name, another namespace for a namespaced binding.
+ * verb, another name, another namespace for a namespaced binding. Throws
+ * when a role of the file reaches none of those accounts.
  */
 export function accessChecks(objects: K8sObject[], lookup: RoleLookup = () => undefined): AccessCheck[] {
   const accounts = new Set([
@@ -188,8 +189,18 @@ export function accessChecks(objects: K8sObject[], lookup: RoleLookup = () => un
     for (const s of b.subjects ?? []) {
       const account = `${s.namespace ?? b.metadata.namespace ?? 'default'}:${s.name}`;
       if (s.kind === 'ServiceAccount' && accounts.has(account)) {
-        grants.set(account, [...grants.get(account) ?? [], { rules, namespace, role: `${b.roleRef.kind} ${b.roleRef.name} via ${b.kind} ${b.metadata.name}` }]);
+        const roleId = `${b.roleRef.kind} ${b.roleRef.kind === 'Role' ? `${namespace}/` : ''}${b.roleRef.name}`;
+        grants.set(account, [...grants.get(account) ?? [], { rules, namespace, roleId, role: `${b.roleRef.kind} ${b.roleRef.name} via ${b.kind} ${b.metadata.name}` }]);
       }
+    }
+  }
+  // A role in the file that reaches none of those accounts grants the agent nothing: a wrong subject or roleRef.
+  const reached = new Set([...grants.values()].flat().map((g) => g.roleId));
+  // ClusterRoles that aggregate into others (e.g. view) are for people, not the agent.
+  const aggregated = (o: K8sObject) => Object.keys(o.metadata.labels ?? {}).some((k) => k.startsWith('rbac.authorization.k8s.io/aggregate-to-'));
+  for (const r of objects.filter((o) => (o.kind === 'ClusterRole' || o.kind === 'Role') && !aggregated(o))) {
+    if (accounts.size > 0 && !reached.has(`${r.kind} ${r.kind === 'Role' ? `${r.metadata.namespace ?? 'default'}/` : ''}${r.metadata.name}`)) {
+      throw new Error(`${r.kind} ${r.metadata.name} is bound to none of the service accounts the manifest holds or runs as (${[...accounts].join(', ')}): no binding names them, or one names another account`);
     }
   }
   const checks: AccessCheck[] = [];

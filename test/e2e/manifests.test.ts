@@ -131,8 +131,16 @@ describe('accessChecks', () => {
     expect(() => accessChecks(objects)).toThrow('ClusterRole view is bound but is neither in the manifest nor on the server');
   });
 
-  test('bindings of accounts the manifest neither holds nor runs as are not asked', () => {
-    const objects = [daemonSet(), clusterRole([{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]), binding('ClusterRoleBinding', 'ClusterRole', 'agent', 'someone-else')];
-    expect(lines(objects)).toEqual([]);
+  test('a role bound only to an account the manifest neither holds nor runs as is an error: it grants the agent nothing', () => {
+    // GIVEN a binding whose subject is misspelt
+    const objects = [daemonSet(), clusterRole([{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]), binding('ClusterRoleBinding', 'ClusterRole', 'agent', 'agnet')];
+
+    // THEN
+    expect(() => accessChecks(objects)).toThrow('ClusterRole agent is bound to none of the service accounts the manifest holds or runs as (agents:agent)');
+  });
+
+  test('a ClusterRole that aggregates into another (for people) needs no binding to the agent', () => {
+    const forViewers = { ...clusterRole([{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get'] }], 'widgets-view'), metadata: { name: 'widgets-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } } };
+    expect(lines([daemonSet(), forViewers])).toEqual([]);
   });
 });
