@@ -518,9 +518,10 @@ function leftOver(files: string[]): string[] {
   return got.out.trim().split('\n').filter((l) => l !== '');
 }
 
-function deleteAndCheck(files: string[], o: Options): void {
+/** kubectl delete -f of the install's latest file; then none of the objects of any of its versions may be left. */
+async function deleteAndCheck(files: string[], o: Options): Promise<string> {
   const latest = files.at(-1)!;
-  const del = kubectl(['delete', '-f', latest, '--ignore-not-found', '--wait=true', `--timeout=${o.timeout}s`], { allowFail: true });
+  const del = await kubectlAsync(['delete', '-f', latest, '--ignore-not-found', '--wait=true', `--timeout=${o.timeout}s`]);
   if (!del.ok) {
     throw new StepFailed(`kubectl delete -f ${short(latest)} failed: ${del.err.trim()}`);
   }
@@ -529,30 +530,31 @@ function deleteAndCheck(files: string[], o: Options): void {
     throw new StepFailed(`kubectl delete -f ${short(latest)} left ${left.join(', ')}`);
   }
   const kinds = [...new Set(files.flatMap((f) => readManifest(f)).map((x) => x.kind))];
-  evidence(`kubectl delete -f ${short(latest)}: ${oneLine(del.out)}\n      nothing left of ${files.map(short).join(', ')} (${kinds.join(', ')})`);
+  return `kubectl delete -f ${short(latest)}: ${oneLine(del.out)}\n      nothing left of ${files.map(short).join(', ')} (${kinds.join(', ')})`;
 }
 
 async function lifecycle(created: Created, plan: Plan, node: Json, o: Options): Promise<void> {
-  for (const files of created.installs.values()) {
-    step(`lifecycle: kubectl delete -f ${short(files.at(-1)!)} leaves nothing it created`);
-    deleteAndCheck(files, o);
-    if (plan.metrics && files.includes(plan.metrics)) {
-      const { ds, container } = exporterOf(readManifest(plan.metrics), plan.metrics);
-      const port = (container.ports ?? [])[0]?.containerPort;
-      const address = (node.status.addresses ?? []).find((a: Json) => a.type === 'InternalIP')?.address;
-      if (podSpec(ds).hostNetwork && port) {
-        const answered = await fetch(`http://${address}:${port}/metrics`, { signal: AbortSignal.timeout(3000) }).then(() => true, () => false);
-        if (answered) {
-          throw new StepFailed(`${describe(ds)} deleted, but ${address}:${port} still answers on the host`);
-        }
-        evidence(`${address}:${port} on the host no longer answers`);
+  const installs = [...created.installs.values()];
+  step(`lifecycle: kubectl delete -f of each applied file (${installs.map((files) => short(files.at(-1)!)).join(', ')}, at once) leaves nothing it created`);
+  // At once: each waits for its namespace to go, and they do not depend on each other.
+  for (const said of await Promise.all(installs.map((files) => deleteAndCheck(files, o)))) {
+    evidence(said);
+  }
+  if (plan.metrics && installs.some((files) => files.includes(plan.metrics!))) {
+    const { ds, container } = exporterOf(readManifest(plan.metrics), plan.metrics);
+    const port = (container.ports ?? [])[0]?.containerPort;
+    const address = (node.status.addresses ?? []).find((a: Json) => a.type === 'InternalIP')?.address;
+    if (podSpec(ds).hostNetwork && port) {
+      const answered = await fetch(`http://${address}:${port}/metrics`, { signal: AbortSignal.timeout(3000) }).then(() => true, () => false);
+      if (answered) {
+        throw new StepFailed(`${describe(ds)} deleted, but ${address}:${port} still answers on the host`);
       }
+      evidence(`${address}:${port} on the host no longer answers`);
     }
   }
   created.installs.clear();
 }
 
-/** The ApplySet's name must stay the same across versions: the agent's (its first DaemonSet), else its namespace. */
 function applySetName(objects: K8sObject[], namespace: string): string {
   return daemonSetsOf(objects)[0]?.metadata.name ?? namespace;
 }
@@ -566,7 +568,7 @@ function singleNamespace(objects: K8sObject[], file: string): string {
   return namespaces[0];
 }
 
-function prune(oldFile: string, newFile: string, node: Json, o: Options, created: Created): void {
+async function prune(oldFile: string, newFile: string, node: Json, o: Options, created: Created): Promise<void> {
   const before = readManifest(oldFile);
   const after = readManifest(newFile);
   const namespace = singleNamespace(before, oldFile);
@@ -611,7 +613,7 @@ function prune(oldFile: string, newFile: string, node: Json, o: Options, created
   }
   evidence(`pruned ${dropped.map(describe).join(', ')}; the ${after.length} objects of ${short(newFile)} remain`);
   step(`prune: uninstall: kubectl delete -f ${short(newFile)} leaves nothing, the ApplySet's parent Secret included`);
-  deleteAndCheck([oldFile, newFile], o);
+  evidence(await deleteAndCheck([oldFile, newFile], o));
   const parent = kubectl(['get', 'secret', name, '-n', namespace, '--ignore-not-found', '-o', 'name'], { allowFail: true }).out.trim();
   if (parent !== '') {
     throw new StepFailed(`the ApplySet parent ${parent} in ${namespace} is left`);
@@ -693,35 +695,45 @@ async function run(scratch: string): Promise<void> {
   const created = new Created();
   const has = (s: StepName) => o.steps.has(s);
   let problem: string | undefined;
+  const timings: string[] = [];
+  const timed = async (name: string, body: () => void | Promise<void>) => {
+    const t = Date.now();
+    await body();
+    timings.push(`${name} ${Math.round((Date.now() - t) / 100) / 10} s`);
+  };
   try {
     if (has('run') && o.plan.run.length > 0) {
-      runSideBySide(o.plan.run, node, o, created);
+      await timed('run', () => runSideBySide(o.plan.run, node, o, created));
     }
     if (has('metrics') && o.plan.metrics) {
-      if (!has('run')) {
-        runSideBySide([o.plan.metrics], node, o, created);
-      }
-      await metrics(o.plan.metrics, node, o, created);
+      await timed('metrics', async () => {
+        if (!has('run')) {
+          runSideBySide([o.plan.metrics!], node, o, created);
+        }
+        await metrics(o.plan.metrics!, node, o, created);
+      });
     }
     if (has('rbac')) {
-      await rbac(o.plan.rbac, node, created);
+      await timed('rbac', () => rbac(o.plan.rbac, node, created));
     }
     if (has('roll') && o.plan.roll) {
-      roll(o.plan.roll[0], o.plan.roll[1], node, o, created);
+      await timed('roll', () => roll(o.plan.roll![0], o.plan.roll![1], node, o, created));
     }
     if (has('lifecycle')) {
-      await lifecycle(created, o.plan, node, o);
+      await timed('lifecycle', () => lifecycle(created, o.plan, node, o));
     }
     if (has('prune') && o.plan.prune) {
-      prune(o.plan.prune[0], o.plan.prune[1], node, o, created);
+      await timed('prune', () => prune(o.plan.prune![0], o.plan.prune![1], node, o, created));
     }
   } finally {
-    problem = cleanup(created, node.metadata.name, o);
+    await timed('cleanup', () => {
+      problem = cleanup(created, node.metadata.name, o);
+    });
   }
   if (problem !== undefined) {
     throw new StepFailed(`cleanup failed: ${problem}`);
   }
-  console.log(`\nagents e2e passed (${Math.round((Date.now() - started) / 1000)} s)`);
+  console.log(`\nagents e2e passed (${Math.round((Date.now() - started) / 1000)} s: ${timings.join(', ')})`);
 }
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-agents-'));
