@@ -30,13 +30,14 @@
  * Without file options, the manifests of e2e/agent-manifests.ts; `--write DIR`
  * only writes those into DIR and prints which step uses which.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Plan, writePlan } from './agent-manifests';
 import { eventProblem, evidence, Json, kubectl, kubectlAsync, kubectlJson, podProblem, sleep, step, StepFailed, waitFor } from './kubectl';
-import { AccessCheck, accessChecks, describe, fullImageName, getArgs, images, isClusterScoped, K8sObject, podSpec, PolicyRule, readManifest, WORKLOAD_KINDS } from './manifests';
+import { AccessCheck, accessChecks, createdHostPaths, describe, fullImageName, getArgs, images, isClusterScoped, K8sObject, podSpec, PolicyRule, readManifest, WORKLOAD_KINDS } from './manifests';
 
 const STEPS = ['run', 'metrics', 'rbac', 'roll', 'lifecycle', 'prune'] as const;
 type StepName = typeof STEPS[number];
@@ -121,6 +122,8 @@ class Created {
   readonly installs = new Map<string, string[]>();
   readonly namespaces = new Set<string>();
   readonly nodeLabels = new Map<string, string | undefined>();
+  /** Host paths the kubelet may create (…OrCreate) that this machine did not have before the run. */
+  readonly hostPaths: string[] = [];
 
   applied(file: string, objects: K8sObject[]): void {
     const namespaces = objects.filter((x) => x.kind === 'Namespace').map((x) => x.metadata.name).sort();
@@ -641,6 +644,10 @@ function cleanup(created: Created, nodeName: string, o: Options): string | undef
     problem = (e as Error).message;
     console.log(`   NOT deleted: ${problem}`);
   }
+  for (const hostPath of created.hostPaths.filter((p) => fs.existsSync(p))) {
+    fs.rmSync(hostPath, { recursive: true, force: true });
+    console.log(`   removed ${hostPath}, which the kubelet created for a hostPath volume`);
+  }
   for (const [key, previous] of created.nodeLabels) {
     kubectl(['label', 'node', nodeName, ...previous === undefined ? [`${key}-`] : [`${key}=${previous}`, '--overwrite']], { allowFail: true });
     console.log(`   node ${nodeName} label ${key} ${previous === undefined ? 'removed' : `restored to ${previous}`}`);
@@ -693,6 +700,13 @@ async function run(scratch: string): Promise<void> {
   }
   const node = preflight(o);
   const created = new Created();
+  // When the node is this machine, what the kubelet creates on it goes at cleanup, if it was not there before.
+  // (`ip addr`, not os.networkInterfaces(): that skips a bridge without ports, which is not RUNNING.)
+  const local = spawnSync('ip', ['-o', 'addr', 'show'], { encoding: 'utf-8' }).stdout ?? '';
+  if ((node.status.addresses ?? []).some((a: Json) => a.type === 'InternalIP' && local.includes(` ${a.address}/`))) {
+    const files = [...o.plan.run, ...o.plan.roll ?? [], ...o.plan.prune ?? []];
+    created.hostPaths.push(...new Set(files.flatMap((f) => createdHostPaths(readManifest(f))).filter((p) => !fs.existsSync(p))));
+  }
   const has = (s: StepName) => o.steps.has(s);
   let problem: string | undefined;
   const timings: string[] = [];

@@ -87,6 +87,14 @@ export function images(objects: K8sObject[]): string[] {
   return [...new Set(all)];
 }
 
+/** Host paths the kubelet creates when they are missing (hostPath type DirectoryOrCreate or FileOrCreate). */
+export function createdHostPaths(objects: K8sObject[]): string[] {
+  const all = objects.filter((o) => WORKLOAD_KINDS.has(o.kind)).flatMap((o) => (podSpec(o).volumes ?? [])
+    .filter((v: { hostPath?: { type?: string } }) => v.hostPath?.type === 'DirectoryOrCreate' || v.hostPath?.type === 'FileOrCreate')
+    .map((v: { hostPath: { path: string } }) => v.hostPath.path));
+  return [...new Set<string>(all)];
+}
+
 /**
  * The name containerd's CRI gives an image reference (what the node reports
  * in status.images): docker.io/ and library/ when the first part is not a

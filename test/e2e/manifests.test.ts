@@ -1,4 +1,4 @@
-import { accessChecks, fullImageName, images, K8sObject, parseManifest, PolicyRule } from '../../e2e/manifests';
+import { accessChecks, createdHostPaths, fullImageName, images, K8sObject, parseManifest, PolicyRule } from '../../e2e/manifests';
 
 const AS = '--as=system:serviceaccount:agents:agent';
 
@@ -52,6 +52,16 @@ describe('images and fullImageName', () => {
   test('images lists init and regular containers once each', () => {
     const ds = daemonSet({ initContainers: [{ name: 'i', image: 'busybox:1.36' }, { name: 'j', image: 'quay.io/x/y:1' }] });
     expect(images([ds, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }])).toEqual(['busybox:1.36', 'quay.io/x/y:1']);
+  });
+
+  test('createdHostPaths lists the host paths the kubelet creates when missing, and no other', () => {
+    const ds = daemonSet({ volumes: [
+      { name: 'state', hostPath: { path: '/var/lib/agent', type: 'DirectoryOrCreate' } },
+      { name: 'lock', hostPath: { path: '/run/agent.lock', type: 'FileOrCreate' } },
+      { name: 'root', hostPath: { path: '/', type: 'Directory' } },
+      { name: 'logs', hostPath: { path: '/var/log' } },
+    ] });
+    expect(createdHostPaths([ds])).toEqual(['/var/lib/agent', '/run/agent.lock']);
   });
 
   test.each([
