@@ -377,7 +377,8 @@ export class NodeAgent extends Construct {
           initContainers: pod.initContainers?.map(renderContainer(true)),
           volumes: nonEmpty(volumes),
           securityContext: this.windows
-            ? (props.hostProcess ? { windowsOptions: { hostProcess: true } } : undefined)
+            // Windows: non-root (ContainerUser, not ContainerAdministrator) as on Linux; a host process runs as a system account.
+            ? (props.hostProcess ? { windowsOptions: { hostProcess: true } } : { runAsNonRoot: true })
             : {
               ...pod.securityContext,
               // At the pod, so that every container inherits it, those added by `kubectl debug` too.
