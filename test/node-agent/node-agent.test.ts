@@ -10,9 +10,9 @@ import {
   PodSecurityLevel,
   PodSecurityNamespace,
   RestrictedNamespace,
-} from '../lib';
-import { checkObject, isBlocking } from '../lib/checks';
-import { Manifest, only, synth } from './util';
+} from '../../lib';
+import { checkObject, isBlocking } from '../../lib/checks';
+import { Manifest, only, synth } from '../util';
 
 function agentIn(chart: Chart, props: Partial<NodeAgentProps> = {}): NodeAgent {
   return new NodeAgent(chart, 'Agent', {
