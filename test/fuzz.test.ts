@@ -14,6 +14,8 @@ import * as kplus from 'cdk8s-plus-28';
 import fc from 'fast-check';
 import {
   AgentUpdateStrategy,
+  AgentVolume,
+  clusterRbacName,
   DownwardApi,
   LabeledNodePolicy,
   NodeAgent,
@@ -24,8 +26,10 @@ import {
   NodeToleration,
   PodSecurityLevel,
   PodSecurityNamespace,
+  ProjectedSource,
   RestrictedNamespace,
   TaintEffect,
+  TerminationMessagePolicy,
 } from '../lib';
 import { checkObject, isBlocking } from '../lib/checks';
 import { main } from '../lib/cli/node-reporter';
@@ -223,6 +227,56 @@ function agentProps(g: Gen, chart: Chart): Record<string, unknown> {
   return props;
 }
 
+/** What real agents need of NodeAgent: volumes, per-container mounts, init containers, security contexts, ports across containers, RBAC, config. */
+function realAgentProps(g: Gen, chart: Chart): Record<string, unknown> {
+  const volume = () => g.maybe(() => g.pick([
+    () => AgentVolume.hostPath(g.pick(['state', 'logs', 'config', g.string()]), g.pick(['/var/lib/agent', '/var/log', 'relative', '/a/../b', g.string()]), { type: g.pick([undefined, kplus.HostPathVolumeType.DIRECTORY_OR_CREATE, kplus.HostPathVolumeType.FILE, 'Dir' as kplus.HostPathVolumeType]) }),
+    () => AgentVolume.emptyDir(g.pick(['tmp', g.string()]), { medium: g.pick([undefined, kplus.EmptyDirMedium.MEMORY]), sizeLimit: g.chance(0.5) ? Size.mebibytes(g.pick([64, 0.5])) : undefined }),
+    () => AgentVolume.configMap(g.pick(['rules', g.string()]), g.pick(['agent-rules', g.string()]), { items: g.chance(0.5) ? [{ key: g.pick(['a.yaml', '..data', '.', g.string()]), path: g.pick(['a.yaml', '../x', '/abs', g.string()]) }] : undefined, defaultMode: g.chance(0.3) ? g.number() : undefined }),
+    () => AgentVolume.secret(g.pick(['tls', g.string()]), g.pick(['agent-tls', g.string()]), { optional: g.chance(0.5) }),
+    () => AgentVolume.projected(g.pick(['identity', g.string()]), [g.pick([
+      ProjectedSource.serviceAccountToken({ path: g.pick(['token', '/token', g.string()]), audience: g.pick([undefined, 'vault']), expirationSeconds: g.pick([undefined, 600, 599, g.number()]) }),
+      ProjectedSource.downwardApi([{ path: g.pick(['labels', g.string()]), fieldPath: g.pick(['metadata.labels', 'spec.nodeName', g.string()]) }]),
+    ])]),
+  ])());
+  const capability = () => g.pick([kplus.Capability.NET_ADMIN, kplus.Capability.SYS_ADMIN, kplus.Capability.NET_BIND_SERVICE, kplus.Capability.CHOWN, kplus.Capability.ALL, 'CAP_KILL', g.string()]);
+  const securityContext = () => g.maybe(() => ({
+    ...(g.chance(0.3) ? { privileged: g.pick([true, false, g.any()]) } : {}),
+    ...(g.chance(0.3) ? { user: g.pick([0, 1000, g.number()]) } : {}),
+    ...(g.chance(0.2) ? { ensureNonRoot: g.pick([true, false]) } : {}),
+    ...(g.chance(0.2) ? { allowPrivilegeEscalation: g.pick([true, false]) } : {}),
+    ...(g.chance(0.4) ? { capabilities: g.maybe(() => ({ ...(g.chance(0.8) ? { add: [capability()] } : {}), ...(g.chance(0.3) ? { drop: [capability()] } : {}) })) } : {}),
+    ...(g.chance(0.2) ? { seccompProfile: g.maybe(() => ({ type: g.pick([kplus.SeccompProfileType.LOCALHOST, kplus.SeccompProfileType.UNCONFINED, kplus.SeccompProfileType.RUNTIME_DEFAULT]), ...(g.chance(0.5) ? { localhostProfile: g.pick(['agent.json', '']) } : {}) })) } : {}),
+    ...(g.chance(0.1) ? { seLinuxOptions: g.maybe(() => ({ type: g.pick(['spc_t', 'container_t']) })) } : {}),
+    ...(g.chance(0.1) ? { appArmorProfile: g.pick(['unconfined', 'runtime/default', g.string()]) } : {}),
+  }));
+  const container = (i: number) => g.maybe(() => ({
+    name: g.maybe(() => g.pick([`c${i}`, 'c0', g.string()]), 0.9),
+    image: 'example.com/agent:1',
+    ...(g.chance(0.5) ? { ports: g.maybe(() => Array.from({ length: 1 + g.int(2) }, () => ({ number: g.pick([9100, 8080, g.number()]), ...(g.chance(0.3) ? { name: g.pick(['metrics', 'http']) } : {}), ...(g.chance(0.2) ? { hostPort: g.pick([9100, 9101, g.number()]) } : {}) }))) } : {}),
+    ...(g.chance(0.5) ? { mounts: g.maybe(() => Array.from({ length: 1 + g.int(2) }, () => ({ volume: g.pick(['state', 'logs', 'tmp', 'rules', 'tls', 'identity', 'config', 'missing']), path: g.pick(['/state', '/var/log', '/tmp', 'relative', g.string()]), ...(g.chance(0.3) ? { readOnly: g.pick([true, false]) } : {}), ...(g.chance(0.3) ? { propagation: g.pick([kplus.MountPropagation.BIDIRECTIONAL, kplus.MountPropagation.HOST_TO_CONTAINER, 'Shared' as kplus.MountPropagation]) } : {}), ...(g.chance(0.2) ? { subPath: g.pick(['a.yaml', '../x', g.string()]) } : {}) }))) } : {}),
+    ...(g.chance(0.5) ? { securityContext: securityContext() } : {}),
+    ...(g.chance(0.1) ? { startup: kplus.Probe.fromHttpGet('/', { port: 9100, successThreshold: g.pick([1, 2]) }) } : {}),
+    ...(g.chance(0.1) ? { liveness: kplus.Probe.fromHttpGet('/', { port: 9100, successThreshold: g.pick([1, 2]) }) } : {}),
+    ...(g.chance(0.1) ? { terminationMessagePolicy: g.pick([TerminationMessagePolicy.FALLBACK_TO_LOGS_ON_ERROR, 'Logs' as TerminationMessagePolicy]) } : {}),
+  }), 0.95);
+  const props: Record<string, unknown> = {
+    policy: new NodePolicy(chart, `P${g.int(1e9)}`, g.chance(0.2) ? { operatingSystem: 'windows' } : { operatingSystem: 'linux' }),
+    name: g.pick(['agent', 'default', 'a-b', '9agent', g.string()]),
+    containers: Array.from({ length: 1 + g.int(2) }, (_, i) => container(i)),
+  };
+  if (g.chance(0.4)) props.initContainers = [container(5)];
+  if (g.chance(0.6)) props.volumes = g.maybe(() => Array.from({ length: 1 + g.int(3) }, volume));
+  if (g.chance(0.3)) props.hostNetwork = g.chance(0.5);
+  if (g.chance(0.2)) props.hostIPC = g.chance(0.5);
+  if (g.chance(0.3)) props.config = g.maybe(() => ({ data: { [g.pick(['a.conf', '.', '..', '..data', 'ok.yaml'])]: g.pick(['x', 'y'.repeat(g.pick([10, 300 * 1024]))]) }, ...(g.chance(0.5) ? { mountPath: g.pick(['/etc/agent', '/tmp']) } : {}) }));
+  if (g.chance(0.3)) props.serviceAccount = g.maybe(() => ({ ...(g.chance(0.6) ? { rules: [g.pick([{ apiGroups: [''], resources: ['nodes'], verbs: ['get'], resourceNames: g.pick([undefined, ['a'], []]) }, { nonResourceURLs: ['/metrics'], verbs: ['get'] }, { apiGroups: [''], nonResourceURLs: ['/x'], verbs: ['get'] }])] } : {}), ...(g.chance(0.3) ? { namespacedRules: [{ apiGroups: ['apps'], resources: ['daemonsets'], resourceNames: ['agent'], verbs: ['patch'] }] } : {}), ...(g.chance(0.3) ? { clusterRoles: [g.pick(['system:node-problem-detector', 'a/b', 'view'])] } : {}) }));
+  if (g.chance(0.3)) props.metrics = g.maybe(() => ({ port: g.pick(['metrics', 9100, 'http', 1]), ...(g.chance(0.3) ? { serviceMonitor: true } : {}) }));
+  if (g.chance(0.2)) props.updateStrategy = AgentUpdateStrategy.rollingUpdate({ maxSurge: kplus.PercentOrAbsolute.absolute(g.pick([0, 1])) });
+  if (g.chance(0.5)) props.podSecurity = { level: g.pick([PodSecurityLevel.PRIVILEGED, PodSecurityLevel.BASELINE]), reason: 'the agent manages the node' };
+  return props;
+}
+
 function reporterProps(g: Gen, chart: Chart): Record<string, unknown> {
   const props: Record<string, unknown> = {
     policy: g.maybe(() => new LabeledNodePolicy(chart, `P${g.int(1e9)}`, { key: 'tier', value: 'edge' }), 0.9),
@@ -264,6 +318,13 @@ const TARGETS: Target[] = [
         const [key, value] = g.pick(Object.entries(props as Record<string, unknown>));
         props = { policy: new NodePolicy(c, 'Valid', {}), name: 'agent', containers: [{ name: 'c', image: 'busybox:1.36' }], [key]: key === 'policy' ? new NodePolicy(c, 'Other', {}) : value };
       }
+      return new NodeAgent(c, 'Agent', props as never);
+    }, { get props() { return props; } }];
+  }],
+  ['NodeAgent, as real agents use it', (g) => {
+    let props: unknown;
+    return [(c) => {
+      props = realAgentProps(g, c);
       return new NodeAgent(c, 'Agent', props as never);
     }, { get props() { return props; } }];
   }],
@@ -351,6 +412,17 @@ const folderArg = fc.oneof(
   fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/')),
   fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 }).map((parts) => `/ABS/${parts.join('/')}`),
 );
+
+describe('fuzz: derived names of cluster-scoped objects (fast-check, shrinking to the smallest clash)', () => {
+  const label = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?$/);
+  test('two different (namespace, agent) pairs never share a ClusterRole name, and none is a built-in role', () => {
+    fc.assert(fc.property(label, label, label, label, (ns1, a1, ns2, a2) => {
+      fc.pre(ns1 !== ns2 || a1 !== a2);
+      const [one, two] = [clusterRbacName(ns1, a1), clusterRbacName(ns2, a2)];
+      return one !== two && !['cluster-admin', 'admin', 'edit', 'view'].includes(one) && !one.startsWith('system:');
+    }), { numRuns: RUNS * 4, seed: SEED });
+  });
+});
 
 describe(`fuzz: output folders of npm run synth (seed ${SEED}, ${RUNS} cases)`, () => {
   test('a refusal changes nothing; an accepted folder held only manifests (or is dist/), and nothing outside it changes', () => {

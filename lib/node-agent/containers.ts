@@ -369,10 +369,10 @@ function portProblems(prop: string, ports: unknown, hostNetwork: boolean): Probl
       port.name !== undefined && (typeof port.name !== 'string' || !/^(?=.*[a-z])[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(port.name) || port.name.length > 15 || port.name.includes('--'))
         ? problem(`${prop}[${i}].name`, 'an IANA service name (at most 15 characters of a-z, 0-9 and single dashes, with a letter)', port.name) : undefined,
       port.name !== undefined && names.has(port.name) ? problem(`${prop}[${i}].name`, 'unique among the container\'s ports', port.name) : undefined,
-      numbers.has(`${port.number}/${protocol}`) ? problem(`${prop}[${i}].number`, `unique among the container's ${protocol} ports`, port.number) : undefined,
+      numbers.has(`${show(port.number)}/${show(protocol)}`) ? problem(`${prop}[${i}].number`, `unique among the container's ${String(show(protocol)).replace(/"/g, '')} ports`, port.number) : undefined,
     ));
     names.add(port.name);
-    numbers.add(`${port.number}/${protocol}`);
+    numbers.add(`${show(port.number)}/${show(protocol)}`);
   });
   return problems;
 }

@@ -434,7 +434,7 @@ function volumesOrNone(props: NodeAgentProps): AgentVolume[] {
   return [
     ...(Array.isArray(props.hostPaths) ? props.hostPaths.filter(isRecord).map((m) => AgentVolume.hostPath(m.name, m.hostPath, { type: m.type })) : []),
     ...(Array.isArray(props.volumes) ? props.volumes.filter((v): v is AgentVolume => v instanceof AgentVolume) : []),
-    ...(isRecord(props.config) ? [AgentVolume.configMap(CONFIG_VOLUME, `${props.name}-config`)] : []),
+    ...(isRecord(props.config) ? [AgentVolume.configMap(CONFIG_VOLUME, `${show(props.name)}-config`)] : []),
   ];
 }
 
@@ -511,10 +511,11 @@ function hostPortProblems(props: NodeAgentProps, hostNetwork: boolean): Problem[
   for (const [key, list] of [['containers', props.containers], ['initContainers', props.initContainers]] as const) {
     (Array.isArray(list) ? list : []).forEach((c, i) => {
       (isRecord(c) && Array.isArray(c.ports) ? c.ports : []).forEach((p: kplus.ContainerPort, j: number) => {
-        const hostPort = p?.hostPort ?? (hostNetwork ? p?.number : undefined);
-        if (hostPort === undefined) return;
+        // Ports that are no ports are the containers' problems to report.
+        const hostPort = isRecord(p) ? p.hostPort ?? (hostNetwork ? p.number : undefined) : undefined;
+        if (typeof hostPort !== 'number') return;
         bindsHost = true;
-        const id = `${hostPort}/${p.protocol ?? kplus.Protocol.TCP}`;
+        const id = `${hostPort}/${show(p.protocol ?? kplus.Protocol.TCP)}`;
         const prop = `${key}[${i}].ports[${j}]`;
         if (seen.has(id)) {
           problems.push(problem(prop, `a host port not bound by ${seen.get(id)} too${hostNetwork ? ' (with hostNetwork every port is a host port)' : ''}`, hostPort));

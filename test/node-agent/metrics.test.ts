@@ -46,7 +46,7 @@ describe('metrics', () => {
   });
 
   test('refuses a port the agent does not have, a monitor without a port name, and a Service name that is no DNS-1035 label', () => {
-    expect(() => objectsOf({ port: 'http' })).toThrow(/'metrics\.port' must be the name or number of a container port \(metrics, 8080\) but got "http"/);
+    expect(() => objectsOf({ port: 'http' })).toThrow(/'metrics\.port' must be the name or number of a container port \("metrics", 8080\) but got "http"/);
     expect(() => objectsOf({ port: 8080, serviceMonitor: true })).toThrow(/'metrics\.port' must be a named container port for a ServiceMonitor or PodMonitor/);
     expect(() => objectsOf({ port: 'metrics' }, '9-exporter')).toThrow(/'name' must be a name starting with a letter when the agent has a metrics Service/);
     expect(() => objectsOf({ port: 'metrics', interval: '30s' } as never)).toThrow(/'metrics' key must be one of port, path, service, serviceMonitor, podMonitor but got "interval"/);
