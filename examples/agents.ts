@@ -3,10 +3,12 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { FluentBitChart } from './fluent-bit';
+import { KuredChart } from './kured';
 import { NodeExporterChart } from './node-exporter';
 
 /** Each example agent's chart, by its name. */
 export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
   'fluent-bit': (scope, id) => new FluentBitChart(scope, id),
+  'kured': (scope, id) => new KuredChart(scope, id),
   'node-exporter': (scope, id) => new NodeExporterChart(scope, id),
 };
