@@ -5,10 +5,12 @@ import { Construct } from 'constructs';
 import { FluentBitChart } from './fluent-bit';
 import { KuredChart } from './kured';
 import { NodeExporterChart } from './node-exporter';
+import { NodeProblemDetectorChart } from './node-problem-detector';
 
 /** Each example agent's chart, by its name. */
 export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
   'fluent-bit': (scope, id) => new FluentBitChart(scope, id),
   'kured': (scope, id) => new KuredChart(scope, id),
   'node-exporter': (scope, id) => new NodeExporterChart(scope, id),
+  'node-problem-detector': (scope, id) => new NodeProblemDetectorChart(scope, id),
 };
