@@ -6,6 +6,7 @@ import { FluentBitChart } from './fluent-bit';
 import { KuredChart } from './kured';
 import { NodeExporterChart } from './node-exporter';
 import { NodeProblemDetectorChart } from './node-problem-detector';
+import { NvidiaDevicePluginChart } from './nvidia-device-plugin';
 
 /** Each example agent's chart, by its name. */
 export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
@@ -13,4 +14,5 @@ export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
   'kured': (scope, id) => new KuredChart(scope, id),
   'node-exporter': (scope, id) => new NodeExporterChart(scope, id),
   'node-problem-detector': (scope, id) => new NodeProblemDetectorChart(scope, id),
+  'nvidia-device-plugin': (scope, id) => new NvidiaDevicePluginChart(scope, id),
 };
