@@ -6,6 +6,7 @@ import { AwsEbsCsiNodeChart } from './aws-ebs-csi-node';
 import { FalcoChart } from './falco';
 import { FluentBitChart } from './fluent-bit';
 import { NodeExporterChart } from './node-exporter';
+import { PromtailChart } from './promtail';
 
 /** Each example agent's chart, by its name. */
 export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
@@ -13,4 +14,5 @@ export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
   'falco': (scope, id) => new FalcoChart(scope, id),
   'fluent-bit': (scope, id) => new FluentBitChart(scope, id),
   'node-exporter': (scope, id) => new NodeExporterChart(scope, id),
+  'promtail': (scope, id) => new PromtailChart(scope, id),
 };
