@@ -15,7 +15,7 @@
 import { Chart, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { AgentVolume, DownwardApi, NodeAgent, NodePolicy, PodSecurityLevel, PodSecurityNamespace } from 'node-reporter';
+import { AgentVolume, DownwardApi, NodeAgent, NodePolicy, PodSecurityLevel, PodSecurityNamespace, TerminationMessagePolicy } from 'node-reporter';
 
 /** The agent's namespace, its own. */
 export const NODE_INVENTORY_NAMESPACE = 'node-inventory';
@@ -93,6 +93,8 @@ export class NodeInventoryChart extends Chart {
         // who writes into it. Root with CHOWN alone, every other capability dropped.
         command: ['sh', '-c', 'chown 65534:65534 /data'],
         securityContext: { user: 0, group: 0, capabilities: { add: [kplus.Capability.CHOWN] } },
+        // A failure's reason (e.g. chown's) shows in the pod's status, not only in its log.
+        terminationMessagePolicy: TerminationMessagePolicy.FALLBACK_TO_LOGS_ON_ERROR,
         mounts: [{ volume: 'data', path: '/data', readOnly: false }],
       }],
       containers: [{
@@ -100,6 +102,7 @@ export class NodeInventoryChart extends Chart {
         image: 'busybox:1.36',
         command: ['sh', '-c', SCRIPT],
         env: { NODE_NAME: DownwardApi.nodeName() },
+        terminationMessagePolicy: TerminationMessagePolicy.FALLBACK_TO_LOGS_ON_ERROR,
         // Ready once the first inventory is written.
         readiness: kplus.Probe.fromCommand(['test', '-s', '/data/node.txt'], { periodSeconds: Duration.seconds(2) }),
         mounts: [{ volume: 'data', path: '/data', readOnly: false }],

@@ -44,6 +44,10 @@ describe('examples/node-inventory.ts', () => {
     expect(mountsOf(prepare)['/data']).toEqual({ volume: 'data', readOnly: false });
   });
 
+  test("puts the end of a failed container's log into its status, so that the reason shows without its log", () => {
+    expect([prepare.terminationMessagePolicy, inventory.terminationMessagePolicy]).toEqual(['FallbackToLogsOnError', 'FallbackToLogsOnError']);
+  });
+
   test('writes the inventory into the host directory as nobody, without any capability', () => {
     expect(inventory.securityContext).toMatchObject({ runAsUser: 65534, runAsGroup: 65534, runAsNonRoot: true, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
     expect(inventory.securityContext.capabilities.add).toBeUndefined();
