@@ -6,7 +6,7 @@ import { checkObject, isBlocking } from '../checks/index';
 import { PodSecurityLevel } from '../checks/pod-security';
 import { WAIVER_PREFIX } from '../checks/rules';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
-import { checkApplySize } from '../k8s/apply';
+import { canonicalQuantity, checkApplySize } from '../k8s/apply';
 import { defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { watchNameClashes } from '../name-clashes';
 import { NodePolicy } from '../node-policy';
@@ -377,6 +377,8 @@ export class NodeAgent extends Construct {
       const mounts = [...this.everyContainerMounts, ...(own.spec.mounts ?? [])].map((m) => renderMount(m, this.volumesByName.get(m.volume)!));
       return {
         ...c,
+        ...withoutZeroDelays(c),
+        resources: canonicalResources(c.resources),
         securityContext: renderSecurityContext(own.spec, defaults),
         volumeMounts: nonEmpty([...(c.volumeMounts ?? []), ...mounts]),
         terminationMessagePolicy: own.spec.terminationMessagePolicy,
@@ -431,6 +433,22 @@ function propOf(path: string, kind: unknown): string {
   }
   const field = /^spec\.template\.spec\.([A-Za-z]+)/.exec(path);
   return field ? `'${field[1]}'` : `The ${String(kind)}`;
+}
+
+/**
+ * The container's probes without `initialDelaySeconds: 0`: the API's
+ * default, which it does not store, so that a re-apply reports no change.
+ */
+function withoutZeroDelays(c: kplus.k8s.Container): Partial<kplus.k8s.Container> {
+  const strip = (p: kplus.k8s.Probe | undefined) => (p?.initialDelaySeconds === 0 ? { ...p, initialDelaySeconds: undefined } : p);
+  return { livenessProbe: strip(c.livenessProbe), readinessProbe: strip(c.readinessProbe), startupProbe: strip(c.startupProbe) };
+}
+
+/** Requests and limits in the form the API server stores them (`2048Mi` is `2Gi`), so that a re-apply reports no change. */
+function canonicalResources(resources: kplus.k8s.ResourceRequirements | undefined): kplus.k8s.ResourceRequirements | undefined {
+  const canonical = (amounts: Record<string, kplus.k8s.Quantity> | undefined) => (amounts === undefined ? undefined
+    : Object.fromEntries(Object.entries(amounts).map(([k, q]) => [k, kplus.k8s.Quantity.fromString(canonicalQuantity(String(q.value)))])));
+  return resources && { ...resources, limits: canonical(resources.limits), requests: canonical(resources.requests) };
 }
 
 function nonEmpty<T>(items: T[]): T[] | undefined {

@@ -5,6 +5,7 @@
  */
 import { Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { canonicalQuantity } from '../k8s/apply';
 import { checkConfigKey, checkDns1123Label, checkDns1123Subdomain, checkInteger, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
 
 /** A file of a ConfigMap or Secret volume: the key, and the path it is written to. */
@@ -330,7 +331,7 @@ export class AgentVolume {
           name: this.name,
           emptyDir: {
             medium: o.medium || undefined,
-            sizeLimit: size ? kplus.k8s.Quantity.fromString(`${size.toMebibytes({ rounding: SizeRoundingBehavior.NONE })}Mi`) : undefined,
+            sizeLimit: size ? kplus.k8s.Quantity.fromString(canonicalQuantity(`${size.toMebibytes({ rounding: SizeRoundingBehavior.NONE })}Mi`)) : undefined,
           },
         };
       }
@@ -465,12 +466,13 @@ export function mountProblems(prop: string, mount: unknown, volumes: ReadonlyMap
   );
 }
 
-/** The L1 volume mount, with the volume's read-only default. */
+/** The L1 volume mount, with the volume's read-only default (only `readOnly: true` is written). */
 export function renderMount(mount: AgentMount, volume: { readonly readOnlyByDefault: boolean }): kplus.k8s.VolumeMount {
   return {
     name: mount.volume,
     mountPath: mount.path,
-    readOnly: mount.readOnly ?? volume.readOnlyByDefault,
+    // false is the API's default, which it does not store: rendered, every apply would report a change.
+    readOnly: (mount.readOnly ?? volume.readOnlyByDefault) || undefined,
     mountPropagation: mount.propagation,
     subPath: mount.subPath,
   };
