@@ -89,9 +89,24 @@ describe('README commands: each is run by a test or by CI', () => {
   const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf-8');
   const blocks = readmeCommands(readme);
 
-  test('every shell block says where it runs: package (test/package.test.ts), repo (here), ci (.ci/run) or e2e (the walkthrough in CI)', () => {
-    expect(blocks.filter((b) => !['package', 'repo', 'ci', 'e2e'].includes(b.where))).toEqual([]);
-    expect(new Set(blocks.map((b) => b.where))).toEqual(new Set(['package', 'repo', 'ci', 'e2e']));
+  test('every shell block says where it runs: package (test/package.test.ts), repo (here), ci (.ci/run), e2e (the walkthrough in CI) or agents (the agents e2e in CI)', () => {
+    expect(blocks.filter((b) => !['package', 'repo', 'ci', 'e2e', 'agents'].includes(b.where))).toEqual([]);
+    expect(new Set(blocks.map((b) => b.where))).toEqual(new Set(['package', 'repo', 'ci', 'e2e', 'agents']));
+  });
+
+  test("the deploy commands are the agents e2e's, which CI runs on a real node (e2e/agents.ts)", () => {
+    const agents = fs.readFileSync(path.join(root, 'e2e', 'agents.ts'), 'utf-8');
+    const commands = blocks.filter((b) => b.where === 'agents').flatMap((b) => b.commands);
+    expect(commands.length).toBeGreaterThan(2);
+    for (const command of commands) {
+      const words = command.split(/\s+/).filter((w) => !/^[A-Z_]+=/.test(w));
+      expect([command, words[0]]).toEqual([command, 'kubectl']);
+      expect(agents).toContain(`'${words[1]}'`);
+      for (const flag of words.filter((w) => w.startsWith('--')).map((w) => w.split('=')[0])) {
+        expect([command, agents.includes(`'${flag}`) || agents.includes(`${flag}=`)]).toEqual([command, true]);
+      }
+    }
+    expect(agents).toContain("KUBECTL_APPLYSET: 'true'");
   });
 
   test('the set-up commands are what .ci/run runs in a lone clone', () => {
