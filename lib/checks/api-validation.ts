@@ -8,6 +8,7 @@
  * It judges what the schema check cannot: values and combinations. Wrong
  * JSON types are the schema's; here such fields are skipped.
  */
+import { compareQuantities, parseQuantity } from '../k8s/quantity';
 import { checkDns1123Label, checkDns1123Subdomain, checkLabelValue, checkQualifiedName } from '../k8s/syntax';
 import { join, KubeObject, Problem, show } from './finding';
 import { containersOf, PodTemplate } from './pod-templates';
@@ -62,21 +63,6 @@ const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
 const FIELD_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
 const RESOURCE_FIELDS = ['limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage'];
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
-const QUANTITY = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/;
-const MULT: Record<string, number> = {
-  '': 1, 'n': 1e-9, 'u': 1e-6, 'm': 1e-3, 'k': 1e3, 'M': 1e6, 'G': 1e9, 'T': 1e12, 'P': 1e15, 'E': 1e18,
-  'Ki': 2 ** 10, 'Mi': 2 ** 20, 'Gi': 2 ** 30, 'Ti': 2 ** 40, 'Pi': 2 ** 50, 'Ei': 2 ** 60,
-};
-
-/** A quantity's value, or undefined when it is none (the schema reports that). */
-function quantity(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
-  const m = typeof value === 'string' ? QUANTITY.exec(value) : null;
-  if (!m) return undefined;
-  const suffix = m[3] ?? '';
-  const sign = String(value).startsWith('-') ? -1 : 1;
-  return sign * Math.abs(Number(m[1])) * (/^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : MULT[suffix]);
-}
 
 function checkEnv(add: Add, path: string, c: KubeObject): void {
   list(c.env).forEach((e, i) => {
@@ -154,22 +140,22 @@ function checkResources(add: Add, path: string, c: KubeObject): void {
         add(RULES.apiResources, at, `Invalid value: ${show(name)}: must be a standard resource type or fully qualified`);
         continue;
       }
-      const v = quantity(value);
-      if (v !== undefined && v < 0) {
+      const v = parseQuantity(value);
+      if (v !== undefined && v.nanos < 0n) {
         add(RULES.apiResources, at, `Invalid value: ${show(value)}: must be greater than or equal to 0`);
       }
-      if (!standard && v !== undefined && !Number.isInteger(v)) {
+      if (!standard && v !== undefined && v.nanos % 1_000_000_000n !== 0n) {
         add(RULES.apiResources, at, `Invalid value: ${show(value)}: must be an integer`);
       }
     }
   }
   if (isObject(r.limits) && isObject(r.requests)) {
     for (const [name, value] of Object.entries(r.requests)) {
-      const req = quantity(value);
-      const lim = quantity(r.limits[name]);
-      if (req !== undefined && lim !== undefined && req > lim) {
+      const req = parseQuantity(value);
+      const lim = parseQuantity(r.limits[name]);
+      if (req !== undefined && lim !== undefined && compareQuantities(req, lim) > 0) {
         add(RULES.apiResources, join(path, 'resources', 'requests', name), `Invalid value: ${show(value)}: must be less than or equal to ${name} limit of ${show(r.limits[name])}`);
-      } else if (lim !== undefined && !STANDARD_RESOURCES.includes(name) && req !== lim && r.limits[name] !== undefined) {
+      } else if (lim !== undefined && !STANDARD_RESOURCES.includes(name) && (req === undefined || compareQuantities(req, lim) !== 0)) {
         // Extended resources cannot be overcommitted.
         add(RULES.apiResources, join(path, 'resources', 'requests', name), `Invalid value: ${show(value)}: must be equal to ${name} limit of ${show(r.limits[name])}`);
       }

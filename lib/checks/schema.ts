@@ -12,6 +12,7 @@
  * (`additionalProperties`), RawExtension, and CustomResourceDefinition
  * schemas, `x-kubernetes-*` extensions included.
  */
+import { parseQuantity } from '../k8s/quantity';
 import { DEPRECATED_APIS, REMOVED_APIS } from './api-versions';
 import { join, KubeObject, Problem, show } from './finding';
 import { RULES } from './rules';
@@ -57,8 +58,6 @@ const INT_RANGES: Record<string, [number, number]> = {
   int32: [-2147483648, 2147483647],
   int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
 };
-
-const QUANTITY = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/;
 
 function typeName(value: unknown): string {
   return Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
@@ -152,7 +151,7 @@ class Validator {
   }
 
   private quantity(value: unknown, path: string): void {
-    if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'string' || !QUANTITY.test(value)) {
+    if ((typeof value !== 'number' && typeof value !== 'string') || parseQuantity(value) === undefined) {
       this.add(path, `must be a quantity (such as 100m, 0.5, 64Mi or 1G) but is ${show(value)}`);
     }
   }

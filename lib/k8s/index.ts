@@ -3,5 +3,6 @@
  * manifest checks and eligibility: functions that return problems, never throw.
  * @module
  */
+export * from './quantity';
 export * from './scheduling';
 export * from './syntax';
