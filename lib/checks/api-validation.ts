@@ -27,7 +27,10 @@ export function checkApiValidation(obj: KubeObject, pod: PodTemplate | undefined
   const problems: Problem[] = [];
   const add: Add = (rule, path, message) => problems.push({ rule, path, message });
   checkMeta(add, obj);
-  if (pod) checkPod(add, pod);
+  if (pod) {
+    const claims: unknown[] = obj.kind === 'StatefulSet' && Array.isArray(obj.spec?.volumeClaimTemplates) ? obj.spec.volumeClaimTemplates : [];
+    checkPod(add, pod, claims.map((c) => (c as KubeObject | null)?.metadata?.name).filter((n): n is string => typeof n === 'string'));
+  }
   switch (obj.kind) {
     case 'DaemonSet': checkDaemonSet(add, obj, pod); break;
     case 'Deployment': case 'StatefulSet': case 'ReplicaSet': checkDeploymentLike(add, obj, pod); break;

@@ -1,25 +1,88 @@
 /**
- * The checks' pipeline: parse, judge each object by every rule (and the rules
- * across objects), attach waivers. The rules live in the modules it imports.
+ * The checks' pipeline: read the input as kubectl does (YAML 1.1, Lists
+ * expanded, files that are no manifests set aside with a note), see each
+ * object as the API server does (./normalize), judge it by every rule and by
+ * the rules across objects, and attach waivers and positions. The rules live
+ * in the modules it imports.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { checkApiValidation } from './api-validation';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
 import { Finding, KubeObject, Problem } from './finding';
 import { checkMetadata } from './metadata';
+import { normalize } from './normalize';
 import { checkPodSecurity } from './pod-security';
 import { podTemplateOf } from './pod-templates';
-import { ALL_RULES, Rule, RULES, Severity, WAIVER_PREFIX } from './rules';
+import { ALL_RULES, Rule, RULES, WAIVER_PREFIX } from './rules';
 import { checkSchema } from './schema';
 import { checkWorkload } from './workload';
-import { parseYaml } from './yaml';
+import { Locator, parseYaml, YamlDocument } from './yaml';
+
+/** How to judge the input. */
+export interface CheckOptions {
+  /**
+   * Kinds not to check at all: `Kind` (every apiVersion) or `apiVersion/Kind`
+   * (`monitoring.coreos.com/v1/ServiceMonitor`). Each skip is reported as a note.
+   * @default none
+   */
+  readonly skipKinds?: readonly string[];
+  /**
+   * How the manifests are applied: `client-side` (kubectl apply's default,
+   * which stores the object in an annotation) or `server-side`
+   * (`kubectl apply --server-side`).
+   * @default 'client-side'
+   */
+  readonly apply?: 'client-side' | 'server-side';
+}
+
+/** Something the checks set aside, and why: a file or document that is no manifest, a skipped kind. */
+export interface Note {
+  /** The file, when known. */
+  readonly file?: string;
+  /** What is set aside and why. */
+  readonly message: string;
+}
+
+/** Everything a run of the checks found. */
+export interface CheckReport {
+  /** The findings, in input order. */
+  readonly findings: Finding[];
+  /** What was set aside, and why. */
+  readonly notes: Note[];
+  /** How many inputs (files, stdin) were read. */
+  readonly files: number;
+  /** How many Kubernetes objects they held (List items counted one by one), skipped kinds included. */
+  readonly objects: number;
+}
+
+/** One object of the input, with where it came from. */
+interface Entry {
+  /** The object as written. */
+  readonly object: KubeObject;
+  readonly file?: string;
+  /** Its path in its document: '' or `items[2]` (kubectl expands Lists). */
+  readonly at: string;
+  readonly locate?: Locator;
+}
 
 const RULES_BY_ID = new Map<string, Rule>(ALL_RULES.map((r) => [r.id, r]));
+
+function isObject(value: unknown): value is KubeObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 function describe(obj: KubeObject): string {
   const kind = typeof obj?.kind === 'string' ? obj.kind : '(no kind)';
   const name = typeof obj?.metadata?.name === 'string' ? obj.metadata.name : '(no name)';
   return `${kind}/${name}`;
+}
+
+/** A field path inside an object at `at` in its document. */
+function prefixed(at: string, field: string): string {
+  if (at === '') return field;
+  if (field === '' || field === '(object)' || field === '(document)') return at;
+  return field.startsWith('[') ? `${at}${field}` : `${at}.${field}`;
 }
 
 /** The object's waivers by rule id, and the problems with the waivers themselves. */
@@ -31,11 +94,11 @@ function waiversOf(obj: KubeObject): { waivers: Map<string, string>; problems: P
       continue;
     }
     const id = key.slice(WAIVER_PREFIX.length);
-    const path = `metadata.annotations["${key}"]`;
+    const at = `metadata.annotations["${key}"]`;
     if (!RULES_BY_ID.has(id) || id === RULES.waiver.id) {
-      problems.push({ rule: RULES.waiver, path, message: `waives ${JSON.stringify(id)}, which is no rule; rules: ${[...RULES_BY_ID.keys()].filter((r) => r !== RULES.waiver.id).join(', ')}` });
+      problems.push({ rule: RULES.waiver, path: at, message: `waives ${JSON.stringify(id)}, which is no rule; rules: ${[...RULES_BY_ID.keys()].filter((r) => r !== RULES.waiver.id).join(', ')}` });
     } else if (typeof reason !== 'string' || reason.trim() === '') {
-      problems.push({ rule: RULES.waiver, path, message: `waives ${JSON.stringify(id)} without a reason` });
+      problems.push({ rule: RULES.waiver, path: at, message: `waives ${JSON.stringify(id)} without a reason` });
     } else {
       waivers.set(id, reason.trim());
     }
@@ -43,58 +106,235 @@ function waiversOf(obj: KubeObject): { waivers: Map<string, string>; problems: P
   return { waivers, problems };
 }
 
-/** Every finding for one parsed object (rules across objects need {@link checkObjects}). */
-export function checkObject(obj: KubeObject, file?: string): Finding[] {
-  return findingsOf(obj, file, []);
+/** The pod-spec rules the API server applies to Pods and templates, but not to a StatefulSet's template. */
+const POD_SPEC_RULES: ReadonlySet<Rule> = new Set<Rule>([
+  RULES.apiPodSpec, RULES.apiContainer, RULES.apiPorts, RULES.apiEnv, RULES.apiResources, RULES.apiProbes, RULES.apiVolumes,
+  RULES.apiSecurityContext, RULES.apiTolerations, RULES.apiAffinity, RULES.apiTopologySpread, RULES.apiDns,
+]);
+
+/**
+ * A StatefulSet's pod template is not validated on create (only its labels
+ * and annotations are): what would refuse a Pod warns there, since every pod
+ * the controller creates will be refused.
+ */
+function asStatefulSetTemplate(obj: KubeObject, problems: Problem[]): Problem[] {
+  if (obj.kind !== 'StatefulSet') return problems;
+  return problems.map((p) => {
+    const inSpec = p.path === 'spec.template.spec' || p.path.startsWith('spec.template.spec.') || p.path.startsWith('spec.template.spec[');
+    const notValidated = POD_SPEC_RULES.has(p.rule) || (p.rule === RULES.schema && p.message.startsWith('must have required field'));
+    return inSpec && notValidated
+      ? { rule: RULES.statefulSetTemplate, path: p.path, message: `${p.message} [${p.rule.id}]: the API server accepts this in a StatefulSet's template, and refuses every pod made from it` }
+      : p;
+  });
 }
 
-/** Every finding for a set of objects, including the rules across objects (a PodDisruptionBudget that selects a DaemonSet's pods). */
-export function checkObjects(objects: readonly KubeObject[], files: readonly (string | undefined)[] = []): Finding[] {
-  const across = checkPdbsAgainstDaemonSets(objects);
-  return objects.flatMap((obj, i) => findingsOf(obj, files[i], across.get(obj) ?? []));
-}
-
-function findingsOf(obj: KubeObject, file: string | undefined, extra: Problem[]): Finding[] {
-  const object = describe(obj);
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
-    return [{ rule: RULES.schema, severity: Severity.ERROR, file, object, path: '(document)', message: 'is not a Kubernetes object (a YAML mapping)' }];
-  }
+/** The problems of one object (already normalized) by every rule of one object. */
+function problemsOf(obj: KubeObject): Problem[] {
   const pod = podTemplateOf(obj);
-  const { waivers, problems: waiverProblems } = waiversOf(obj);
   const schema = checkSchema(obj);
   // A field the schema already refuses (a missing required one) is reported once.
-  const withoutSchemaDuplicates = (_: unknown, list: Problem[]) => list.filter((p) => !schema.some((s) => s.path === p.path));
-  const problems = [
+  const withoutSchemaDuplicates = (list: Problem[]) => list.filter((p) => !schema.some((s) => s.path === p.path));
+  return asStatefulSetTemplate(obj, [
     ...schema,
     ...checkMetadata(obj),
     ...(pod ? checkPodSecurity(pod) : []),
     ...checkWorkload(obj, pod),
     // The API server validates only kinds it serves.
-    ...(schema.some((p) => p.rule === RULES.removedApi || p.rule === RULES.unknownKind) ? [] : withoutSchemaDuplicates(checkSchema, checkApiValidation(obj, pod))),
+    ...(schema.some((p) => p.rule === RULES.removedApi || p.rule === RULES.unknownKind) ? [] : withoutSchemaDuplicates(checkApiValidation(obj, pod))),
     ...checkDaemonSetRules(obj, pod),
-    ...extra,
-  ];
-  return [
-    ...waiverProblems.map((p) => ({ ...p, severity: p.rule.severity, file, object })),
-    ...problems.map((p) => ({ ...p, severity: p.rule.severity, file, object, waived: waivers.get(p.rule.id) })),
-  ];
+  ]);
 }
 
-/** Every finding for a multi-document YAML text; duplicate keys and syntax errors are findings too. */
-export function checkYaml(text: string, file?: string): Finding[] {
-  const { objects, findings } = parseYaml(text, file);
-  return [...findings, ...checkObjects(objects, objects.map(() => file))];
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+const ANNOTATIONS_LIMIT = 256 * 1024;
+
+/**
+ * Client-side `kubectl apply` stores the object, as JSON, in its
+ * last-applied-configuration annotation, and the annotations of an object
+ * may hold 256 KiB in all (ValidateAnnotationsSize): a larger object needs
+ * `kubectl apply --server-side`.
+ */
+function checkLastApplied(obj: KubeObject): Problem[] {
+  const annotations: Record<string, unknown> = isObject(obj.metadata?.annotations) ? obj.metadata.annotations : {};
+  const others = Object.entries(annotations).filter(([k]) => k !== LAST_APPLIED)
+    .reduce((n, [k, v]) => n + Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0), 0);
+  const json = JSON.stringify(obj);
+  // Go's encoder escapes <, > and & as \u003c (5 more bytes each), and ends the value with a newline.
+  const stored = Buffer.byteLength(json) + 5 * (json.match(/[<>&]/g)?.length ?? 0) + 1;
+  const total = others + Buffer.byteLength(LAST_APPLIED) + stored;
+  return total <= ANNOTATIONS_LIMIT ? [] : [{
+    rule: RULES.kubectlApply, path: 'metadata.annotations',
+    message: `Too long: client-side kubectl apply stores this object (${stored} bytes of JSON) in the annotation ${LAST_APPLIED}, and annotations may hold at most ${ANNOTATIONS_LIMIT} bytes in all (${total} here): apply it with kubectl apply --server-side`,
+  }];
 }
 
-/** Every finding for some manifest files, judged together (rules across objects span files). */
-export function checkFiles(files: readonly string[]): Finding[] {
-  return checkTexts(files.map((file) => ({ file, text: fs.readFileSync(file, 'utf-8') })));
+/** Judges the entries together: each one, and the rules across them. */
+function judge(entries: readonly Entry[], options: CheckOptions): Finding[] {
+  const clientSide = (options.apply ?? 'client-side') === 'client-side';
+  const normalized = entries.map((e) => (isObject(e.object) ? normalize(e.object) : undefined));
+  const across = checkPdbsAgainstDaemonSets(normalized.map((n) => n?.object).filter(isObject));
+  const findings: Finding[] = [];
+  entries.forEach((entry, i) => {
+    const object = describe(entry.object);
+    const finding = (p: Problem, waived?: string): Finding => {
+      const at = prefixed(entry.at, p.path);
+      const position = entry.locate?.(at);
+      return { ...p, path: at, severity: p.rule.severity, file: entry.file, object, ...(waived !== undefined ? { waived } : {}), ...(position ? { line: position.line, column: position.column } : {}) };
+    };
+    const n = normalized[i];
+    if (n === undefined) {
+      findings.push(finding({ rule: RULES.schema, path: '(document)', message: 'is not a Kubernetes object (a YAML mapping)' }));
+      return;
+    }
+    const { waivers, problems: waiverProblems } = waiversOf(n.object);
+    findings.push(...waiverProblems.map((p) => finding(p)));
+    const applied = clientSide ? checkLastApplied(entry.object) : [];
+    for (const p of [...n.problems, ...problemsOf(n.object), ...applied, ...(across.get(n.object) ?? [])]) {
+      findings.push(finding(p, waivers.get(p.rule.id)));
+    }
+  });
+  return findings;
+}
+
+/**
+ * The objects of a document as kubectl applies them: an object with `items`
+ * is a List (whatever its kind), expanded item by item, and nested Lists too.
+ */
+function expand(value: KubeObject, at: string, push: (object: KubeObject, at: string) => void, problem: (at: string, message: string) => void): void {
+  if (!Object.prototype.hasOwnProperty.call(value, 'items')) {
+    push(value, at);
+    return;
+  }
+  const items = value.items;
+  if (items === null) {
+    return;
+  }
+  if (!Array.isArray(items)) {
+    problem(prefixed(at, 'items'), `kubectl reads an object with items as a List, and items must be an array but is ${typeof items}`);
+    return;
+  }
+  items.forEach((item, i) => {
+    const itemAt = prefixed(at, `items[${i}]`);
+    if (!isObject(item)) {
+      problem(itemAt, 'a List item must be a Kubernetes object (a mapping)');
+    } else if (typeof item.apiVersion !== 'string' || typeof item.kind !== 'string' || item.apiVersion === '' || item.kind === '') {
+      problem(itemAt, `a List item needs apiVersion and kind (kubectl: "Object '${typeof item.apiVersion !== 'string' || item.apiVersion === '' ? 'apiVersion' : 'Kind'}' is missing")`);
+    } else {
+      expand(item, itemAt, push, problem);
+    }
+  });
+}
+
+/** Whether a file is a template of a Helm chart: under `templates/` of a folder with a Chart.yaml. */
+function isHelmTemplate(file: string): boolean {
+  let dir = path.dirname(path.resolve(file));
+  while (path.dirname(dir) !== dir) {
+    if (path.basename(dir) === 'templates' && fs.existsSync(path.join(path.dirname(dir), 'Chart.yaml'))) {
+      return true;
+    }
+    dir = path.dirname(dir);
+  }
+  return false;
+}
+
+const VALUES_FILE = /^(.*[-_.])?values([-_.].*)?\.ya?ml$/i;
+
+/** Why a document is no manifest, or undefined when it is one. */
+function notManifest(file: string | undefined, doc: YamlDocument): string | undefined {
+  const value = doc.value;
+  if (!isObject(value)) {
+    return undefined;
+  }
+  const base = file === undefined ? '' : path.basename(file);
+  if (typeof value.apiVersion === 'string' && value.apiVersion.startsWith('kustomize.config.k8s.io/')) {
+    return 'a kustomization file, not a manifest: check the output of `kubectl kustomize` instead';
+  }
+  if (base === 'Chart.yaml' && value.kind === undefined) {
+    return "a Helm chart's Chart.yaml, not a manifest: check the output of `helm template` instead";
+  }
+  if (value.apiVersion === undefined && value.kind === undefined) {
+    return VALUES_FILE.test(base) ? 'a Helm values file, not a manifest' : `document ${doc.index} has neither apiVersion nor kind: not a Kubernetes object`;
+  }
+  return undefined;
+}
+
+/** Every finding (and note) for some YAML texts, a file's or stdin's, judged together. */
+export function checkInputs(inputs: ReadonlyArray<{ readonly file: string; readonly text: string }>, options: CheckOptions = {}): CheckReport {
+  return run(inputs, options);
+}
+
+function run(inputs: ReadonlyArray<{ readonly file?: string; readonly text: string }>, options: CheckOptions): CheckReport {
+  const findings: Finding[] = [];
+  const notes: Note[] = [];
+  const entries: Entry[] = [];
+  const skipped = new Map<string, number>();
+  const skip = new Set(options.skipKinds ?? []);
+  let objects = 0;
+  for (const { file, text } of inputs) {
+    if (file !== undefined && file !== 'stdin' && isHelmTemplate(file)) {
+      notes.push({ file, message: 'a template of a Helm chart, not a manifest: check the output of `helm template` instead' });
+      continue;
+    }
+    const parsed = parseYaml(text, file);
+    findings.push(...parsed.findings);
+    for (const doc of parsed.documents) {
+      const why = notManifest(file, doc);
+      if (why !== undefined) {
+        notes.push({ file, message: why });
+        continue;
+      }
+      const push = (object: KubeObject, at: string) => {
+        objects++;
+        const key = [object.kind, `${object.apiVersion}/${object.kind}`].find((k) => skip.has(k));
+        if (key !== undefined) {
+          const at = `${file ?? ''}\u0000${key}`;
+          skipped.set(at, (skipped.get(at) ?? 0) + 1);
+        } else {
+          entries.push({ object, file, at, locate: doc.locate });
+        }
+      };
+      const problem = (at: string, message: string) => {
+        const position = doc.locate(at);
+        findings.push({ rule: RULES.kubectlApply, severity: RULES.kubectlApply.severity, file, object: `document ${doc.index}`, path: at, message, ...(position ? { line: position.line, column: position.column } : {}) });
+      };
+      if (isObject(doc.value)) {
+        expand(doc.value, '', push, problem);
+      } else {
+        entries.push({ object: doc.value as KubeObject, file, at: '', locate: doc.locate });
+        objects++;
+      }
+    }
+  }
+  for (const [key, count] of skipped) {
+    const [file, kind] = key.split('\u0000');
+    notes.push({ ...(file !== '' ? { file } : {}), message: `not checked: ${count} object(s) of kind ${kind}, skipped on request` });
+  }
+  findings.push(...judge(entries, options));
+  return { findings, notes, files: inputs.length, objects };
 }
 
 /** Every finding for some YAML texts (a file's or stdin's), judged together. */
-export function checkTexts(inputs: ReadonlyArray<{ readonly file: string; readonly text: string }>): Finding[] {
-  const parsed = inputs.map(({ file, text }) => ({ file, ...parseYaml(text, file) }));
-  const objects = parsed.flatMap((p) => p.objects);
-  const fileOf = parsed.flatMap((p) => p.objects.map(() => p.file));
-  return [...parsed.flatMap((p) => p.findings), ...checkObjects(objects, fileOf)];
+export function checkTexts(inputs: ReadonlyArray<{ readonly file: string; readonly text: string }>, options: CheckOptions = {}): Finding[] {
+  return checkInputs(inputs, options).findings;
 }
+
+/** Every finding for a multi-document YAML text; duplicate keys and syntax errors are findings too. */
+export function checkYaml(text: string, file?: string, options: CheckOptions = {}): Finding[] {
+  return run([{ file, text }], options).findings;
+}
+
+/** Every finding for some manifest files, judged together (rules across objects span files). */
+export function checkFiles(files: readonly string[], options: CheckOptions = {}): Finding[] {
+  return checkTexts(files.map((file) => ({ file, text: fs.readFileSync(file, 'utf-8') })), options);
+}
+
+/** Every finding for one parsed object (rules across objects need {@link checkObjects}). */
+export function checkObject(obj: KubeObject, file?: string, options: CheckOptions = {}): Finding[] {
+  return checkObjects([obj], [file], options);
+}
+
+/** Every finding for a set of objects, including the rules across objects (a PodDisruptionBudget that selects a DaemonSet's pods). */
+export function checkObjects(objects: readonly KubeObject[], files: readonly (string | undefined)[] = [], options: CheckOptions = {}): Finding[] {
+  return judge(objects.map((object, i) => ({ object, file: files[i], at: '' })), options);
+}
+

@@ -11,7 +11,7 @@
  *
  * @module node-reporter/checks
  */
-export { checkFiles, checkObject, checkObjects, checkTexts, checkYaml } from './check';
+export { checkFiles, checkInputs, checkObject, checkObjects, CheckOptions, CheckReport, checkTexts, checkYaml, Note } from './check';
 export { Finding, KubeObject } from './finding';
 export { formatFinding, formatReport, isBlocking, toSarif } from './report';
 export { ALL_RULES, Rule, Severity, WAIVER_PREFIX } from './rules';

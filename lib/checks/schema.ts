@@ -54,6 +54,16 @@ const FREE_FORM = new Set([
 /** A CRD's schema: JSON Schema plus any `x-kubernetes-*` extension, checked by the server's own CRD validation. */
 const JSON_SCHEMA_PROPS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
 
+/**
+ * Fields the OpenAPI definitions mark required but the API server does not
+ * require (strict decoding checks no required fields; validation does, and
+ * these it lets pass), by `definition.field`.
+ */
+const NOT_REQUIRED = new Set([
+  // ValidateStatefulSetSpec never looks at serviceName (it is optional from 1.30's definitions on).
+  'io.k8s.api.apps.v1.StatefulSetSpec.serviceName',
+]);
+
 const INT_RANGES: Record<string, [number, number]> = {
   int32: [-2147483648, 2147483647],
   int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
@@ -102,7 +112,7 @@ class Validator {
     }
     switch (schema.type) {
       case 'object':
-        this.object(value, schema, path);
+        this.object(value, schema, path, name);
         return;
       case 'array':
         if (!Array.isArray(value)) {
@@ -143,10 +153,9 @@ class Validator {
         return;
       default:
         if (schema.properties) {
-          this.object(value, schema, path);
+          this.object(value, schema, path, name);
         }
         // No type, no properties: any JSON (as for io.k8s...JSON).
-        void name;
     }
   }
 
@@ -156,7 +165,7 @@ class Validator {
     }
   }
 
-  private object(value: unknown, schema: Schema, path: string): void {
+  private object(value: unknown, schema: Schema, path: string, name?: string): void {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.add(path, `must be an object but is ${typeName(value)} ${show(value)}`);
       return;
@@ -178,7 +187,7 @@ class Validator {
       }
     }
     for (const required of schema.required ?? []) {
-      if (record[required] === undefined || record[required] === null) {
+      if ((record[required] === undefined || record[required] === null) && !NOT_REQUIRED.has(`${name}.${required}`)) {
         this.add(join(path, required), `must have required field ${show(required)}`);
       }
     }

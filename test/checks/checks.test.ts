@@ -46,14 +46,17 @@ describe('manifest checks: each rule, broken alone', () => {
     // privileged with allowPrivilegeEscalation: false is also refused by the API server's ValidateSecurityContext.
     ['a privileged container', (_, __, c) => { c.securityContext.privileged = true; }, [`pss-privileged ${C}.securityContext.privileged`, `api-security-context ${C}.securityContext`]],
     ['an added capability', (_, __, c) => { c.securityContext.capabilities.add = ['NET_ADMIN', 'NET_BIND_SERVICE']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`]],
-    ['CAP_SYS_ADMIN without privilege escalation', (_, __, c) => { c.securityContext.capabilities.add = ['SYS_ADMIN']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`, `api-security-context ${C}.securityContext`]],
+    ['CAP_SYS_ADMIN without privilege escalation', (_, __, c) => { c.securityContext.capabilities.add = ['CAP_SYS_ADMIN']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`, `api-security-context ${C}.securityContext`]],
+    // ValidateSecurityContext compares the literal "CAP_SYS_ADMIN": SYS_ADMIN passes the API server (not Pod Security).
+    ['SYS_ADMIN without privilege escalation', (_, __, c) => { c.securityContext.capabilities.add = ['SYS_ADMIN']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`]],
     ['capabilities not dropped', (_, __, c) => { delete c.securityContext.capabilities; }, [`pss-capabilities ${C}.securityContext.capabilities.drop`]],
     ['a hostPath volume', (_, pod) => { pod.volumes = [{ name: 'logs', hostPath: { path: '/var/log' } }]; }, ['pss-volume-types spec.template.spec.volumes[0].hostPath']],
     ['a host port', (_, __, c) => { c.ports = [{ containerPort: 9100, hostPort: 9100 }]; }, [`pss-host-ports ${C}.ports[0].hostPort`]],
     ['an unconfined AppArmor profile', (ds) => { ds.spec.template.metadata.annotations = { 'container.apparmor.security.beta.kubernetes.io/main': 'unconfined' }; }, ['pss-apparmor spec.template.metadata.annotations["container.apparmor.security.beta.kubernetes.io/main"]']],
     ['an SELinux type', (_, __, c) => { c.securityContext.seLinuxOptions = { type: 'spc_t' }; }, [`pss-selinux ${C}.securityContext.seLinuxOptions.type`]],
     ['an SELinux user on the pod', (_, pod) => { pod.securityContext.seLinuxOptions = { user: 'system_u' }; }, ['pss-selinux spec.template.spec.securityContext.seLinuxOptions.user']],
-    ['an unmasked /proc', (_, __, c) => { c.securityContext.procMount = 'Unmasked'; }, [`pss-proc-mount ${C}.securityContext.procMount`]],
+    // ProcMountType is alpha in 1.28: the server drops the field before validation and Pod Security see it.
+    ['an unmasked /proc, which the server drops', (_, __, c) => { c.securityContext.procMount = 'Unmasked'; }, [`dropped-field ${C}.securityContext.procMount`]],
     ['an unsafe sysctl', (_, pod) => { pod.securityContext.sysctls = [{ name: 'kernel.msgmax', value: '65536' }]; }, ['pss-sysctls spec.template.spec.securityContext.sysctls[0].name']],
     ['runAsNonRoot false on a container', (_, __, c) => { c.securityContext.runAsNonRoot = false; }, [`pss-run-as-non-root ${C}.securityContext.runAsNonRoot`]],
     ['no runAsNonRoot anywhere', (_, pod) => { delete pod.securityContext.runAsNonRoot; }, [`pss-run-as-non-root ${C}.securityContext.runAsNonRoot`]],
@@ -74,7 +77,7 @@ describe('manifest checks: each rule, broken alone', () => {
     ['an image without a tag', (_, __, c) => { c.image = 'busybox'; }, [`image-tag ${C}.image`]],
     ['an image tagged latest', (_, __, c) => { c.image = 'registry.example.com:5000/busybox:latest'; }, [`image-tag ${C}.image`]],
     // metadata
-    ['a name with capitals', (ds) => { ds.metadata.name = 'Agent'; }, ['metadata-syntax metadata.name']],
+    ['a name with capitals', (ds) => { ds.metadata.name = 'Agent'; }, ['api-object-meta metadata.name']],
     ['a namespace with a dot', (ds) => { ds.metadata.namespace = 'team.a'; }, ['metadata-syntax metadata.namespace']],
     ['a pod label value with a space', (ds) => { ds.spec.template.metadata.labels.team = 'a b'; }, ['metadata-syntax spec.template.metadata.labels.team']],
     ['an annotation key with two slashes', (ds) => { ds.metadata.annotations = { 'a/b/c': 'x' }; }, ['metadata-syntax metadata.annotations["a/b/c"]']],
@@ -272,5 +275,61 @@ describe('the shipped 1.28 schema', () => {
       spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'agents', kind: 'Agent' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, 'x-kubernetes-validations': [{ rule: 'self.size() > 0' }] } } }] },
     };
     expect(checkObject(crd)).toEqual([]);
+  });
+});
+
+describe('as the API server judges, not stricter', () => {
+  const sts = (change: (pod: KubeObject, c: KubeObject, s: KubeObject) => void) => {
+    const s: KubeObject = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: structuredClone(cleanDaemonSet().spec.template) } };
+    change(s.spec.template.spec, s.spec.template.spec.containers[0], s);
+    return checkObject(s);
+  };
+
+  test("a StatefulSet's claim templates are volumes its containers may mount, and serviceName is optional", () => {
+    const findings = sts((_, c, s) => {
+      s.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
+      c.volumeMounts = [{ name: 'data', mountPath: '/data' }];
+    });
+    expect(findings).toEqual([]);
+  });
+
+  test("a StatefulSet's pod template is not validated by the server: a warning that its pods will be refused", () => {
+    // WHEN
+    const findings = sts((_, c) => { c.imagePullPolicy = 'Sometimes'; delete c.name; });
+
+    // THEN
+    expect(findings.map((f) => `${f.rule.id} ${f.severity} ${f.path}`)).toEqual([
+      `statefulset-template warning ${C}.name`,
+      `statefulset-template warning ${C}.imagePullPolicy`,
+    ]);
+    expect(findings[1].message).toMatch(/^Unsupported value: "Sometimes": .* \[api-container\]: the API server accepts this in a StatefulSet's template, and refuses every pod made from it$/);
+  });
+
+  test('sizes binaryData and Secret data by their bytes, not their base64 text', () => {
+    const blob = Buffer.alloc(900_000).toString('base64');
+    const server = { apply: 'server-side' } as const;
+    expect(checkObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, binaryData: { blob } }, undefined, server)).toEqual([]);
+    expect(checkObject({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { blob } }, undefined, server)).toEqual([]);
+    const over = Buffer.alloc(1024 * 1024 + 1).toString('base64');
+    expect(checkObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, binaryData: { blob: over } }, undefined, server).map((f) => f.message)).toEqual(['Too long: must have at most 1048576 bytes']);
+  });
+
+  test('client-side kubectl apply refuses an object over 256 KiB (its last-applied annotation); server-side apply does not', () => {
+    const big = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { big: 'x'.repeat(300_000) } };
+    const [finding] = checkObject(big);
+    expect(finding).toMatchObject({ path: 'metadata.annotations', severity: 'error' });
+    expect(finding.rule.id).toBe('kubectl-apply');
+    expect(finding.message).toMatch(/client-side kubectl apply stores this object \(300\d\d\d bytes of JSON\) .* apply it with kubectl apply --server-side$/);
+    expect(checkObject(big, undefined, { apply: 'server-side' })).toEqual([]);
+  });
+
+  test('a DaemonSet may keep rollingUpdate with OnDelete: the server ignores it', () => {
+    const findings = checkObject(broken((ds) => { ds.spec.updateStrategy = { type: 'OnDelete', rollingUpdate: { maxUnavailable: 1 } }; }));
+    expect(findings.map((f) => f.rule.id)).toEqual(['ondelete-strategy']);
+  });
+
+  test('metadata.namespace on a cluster-scoped object is a warning: the server ignores it', () => {
+    const [finding] = checkObject({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r', namespace: 'team' }, rules: [] });
+    expect([finding.rule.id, finding.severity, isBlocking(finding)]).toEqual(['cluster-scoped-namespace', 'warning', false]);
   });
 });

@@ -27,9 +27,7 @@ export function checkDaemonSet(add: Add, obj: KubeObject, pod: PodTemplate | und
     add(RULES.apiDaemonSet, 'spec.updateStrategy.type', unsupported(type, ['OnDelete', 'RollingUpdate']));
     return;
   }
-  if (type === 'OnDelete' && strategy.rollingUpdate !== undefined) {
-    add(RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate', "Forbidden: may not be specified when strategy `type` is 'OnDelete'");
-  }
+  // ValidateDaemonSetUpdateStrategy ignores rollingUpdate with OnDelete (unlike a Deployment's Recreate).
   if (type === 'RollingUpdate' && isObject(strategy.rollingUpdate)) {
     // Unset, maxUnavailable is 1 and maxSurge 0; an invalid value is reported by intOrPercent.
     const unavailableZero = (intOrPercent(add, RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxUnavailable', strategy.rollingUpdate.maxUnavailable) ?? { zero: false }).zero;

@@ -204,7 +204,8 @@ function checkProbes(add: Add, path: string, c: KubeObject, init: boolean): void
   }
 }
 
-const CAPABILITY_SYS_ADMIN = ['SYS_ADMIN', 'CAP_SYS_ADMIN'];
+/** ValidateSecurityContext compares the literal text: "SYS_ADMIN" (what the runtime takes) does not count. */
+const CAPABILITY_SYS_ADMIN = 'CAP_SYS_ADMIN';
 
 function checkSecurityContext(add: Add, path: string, sc: unknown, pod: boolean): void {
   if (!isObject(sc)) return;
@@ -228,7 +229,7 @@ function checkSecurityContext(add: Add, path: string, sc: unknown, pod: boolean)
       add(RULES.apiSecurityContext, path, 'Invalid value: "": cannot set `allowPrivilegeEscalation` to false and `privileged` to true');
     }
     const added: unknown[] = isObject(sc.capabilities) && Array.isArray(sc.capabilities.add) ? sc.capabilities.add : [];
-    if (sc.allowPrivilegeEscalation === false && added.some((cap) => CAPABILITY_SYS_ADMIN.includes(String(cap)))) {
+    if (sc.allowPrivilegeEscalation === false && added.includes(CAPABILITY_SYS_ADMIN)) {
       add(RULES.apiSecurityContext, path, 'Invalid value: "": cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN');
     }
     if (sc.procMount !== undefined && !['Default', 'Unmasked'].includes(sc.procMount)) {
@@ -275,7 +276,7 @@ function checkContainerPorts(add: Add, path: string, c: KubeObject, hostNetwork:
   });
 }
 
-function checkVolumes(add: Add, pod: PodTemplate): Set<string> {
+function checkVolumes(add: Add, pod: PodTemplate, claimTemplates: readonly string[]): Set<string> {
   const names = new Set<string>();
   list(pod.spec.volumes).forEach((v, i) => {
     const at = join(pod.specPath, 'volumes', i);
@@ -305,6 +306,8 @@ function checkVolumes(add: Add, pod: PodTemplate): Set<string> {
       add(RULES.apiVolumes, join(at, 'secret', 'secretName'), 'Required value');
     }
   });
+  // A StatefulSet's volumeClaimTemplates are volumes of its pods too.
+  claimTemplates.forEach((name) => names.add(name));
   return names;
 }
 
@@ -482,8 +485,8 @@ function checkWindows(add: Add, pod: PodTemplate): void {
   }
 }
 
-/** ValidatePodSpec and the containers in it. */
-export function checkPod(add: Add, pod: PodTemplate): void {
+/** ValidatePodSpec and the containers in it; a StatefulSet's claim templates name volumes too. */
+export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly string[] = []): void {
   const spec = pod.spec;
   const at = pod.specPath;
   if (list(spec.containers).length === 0) {
@@ -519,7 +522,7 @@ export function checkPod(add: Add, pod: PodTemplate): void {
   checkAffinity(add, at, spec.affinity);
   checkTopologySpread(add, at, spec.topologySpreadConstraints);
   checkDns(add, pod);
-  const volumes = checkVolumes(add, pod);
+  const volumes = checkVolumes(add, pod, claimTemplates);
   const names = new Map<string, string>();
   for (const c of containersOf(pod)) {
     const container = c.container;

@@ -65,7 +65,8 @@ const SECRET_KEYS: Record<string, string[]> = {
 /** ValidateConfigMap and ValidateSecret. */
 export function checkConfig(add: Add, obj: KubeObject): void {
   const seen = new Set<string>();
-  let size = 0;
+  // The bytes the server stores per key: base64 fields ([]byte) decoded, strings as UTF-8; a Secret's stringData replaces data.
+  const sizes = new Map<string, number>();
   for (const field of ['data', 'binaryData', ...(obj.kind === 'Secret' ? ['stringData'] : [])]) {
     if (!isObject(obj[field])) continue;
     for (const [key, value] of Object.entries(obj[field])) {
@@ -74,9 +75,12 @@ export function checkConfig(add: Add, obj: KubeObject): void {
       }
       if (seen.has(key) && !(obj.kind === 'Secret' && field === 'stringData')) add(RULES.apiConfig, join(field, key), `Invalid value: ${show(key)}: duplicate of key present in ${field === 'binaryData' ? 'data' : 'binaryData'}`);
       seen.add(key);
-      size += typeof value === 'string' ? (field === 'data' && obj.kind === 'Secret' ? Math.floor(value.length * 3 / 4) : Buffer.byteLength(value)) : 0;
+      const base64 = field === 'binaryData' || (field === 'data' && obj.kind === 'Secret');
+      const bytes = typeof value !== 'string' ? 0 : base64 ? Buffer.from(value, 'base64').length : Buffer.byteLength(value);
+      sizes.set(`${field === 'binaryData' ? 'binary:' : ''}${key}`, bytes);
     }
   }
+  const size = [...sizes.values()].reduce((a, b) => a + b, 0);
   const limit = 1024 * 1024;
   if (size > limit) add(RULES.apiConfig, obj.kind === 'Secret' ? 'data' : '', `Too long: must have at most ${limit} bytes`);
   if (obj.kind === 'Secret' && typeof obj.type === 'string') {
