@@ -3,6 +3,7 @@
  * reporter DaemonSet, its chart and the pieces they are made of.
  * @module node-reporter
  */
+export * from './cluster-scoped';
 export * from './defaults';
 export * from './k8s';
 export * from './labeled-node-policy';

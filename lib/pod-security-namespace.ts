@@ -1,8 +1,10 @@
-import { ApiObject } from 'cdk8s';
+import { ApiObject, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkDns1123Label, defined, isRecord, Problem, problem } from './k8s/syntax';
-import { clusterScoped, NodeAgent, PodSecurityLevel } from './node-agent';
+import { isAtLeastAsStrict } from './checks/pod-security';
+import { clusterScoped } from './cluster-scoped';
+import { checkDns1123Label, defined, isRecord, Problem, problem, show } from './k8s/syntax';
+import { NodeAgent, PodSecurityLevel } from './node-agent';
 import { reportProblems } from './validate-props';
 
 /**
@@ -40,6 +42,14 @@ export function checkOwnableNamespace(prop: string, name: unknown): Problem[] {
 }
 
 const LEVELS = Object.values(PodSecurityLevel) as string[];
+
+/** @internal Throws, naming the argument, unless every one is a NodeAgent. */
+export function checkAgents(namespace: Construct, agents: readonly unknown[]): void {
+  const bad = agents.map((a, i) => (NodeAgent.isNodeAgent(a) ? undefined : `argument ${i + 1} must be a NodeAgent but got ${show(a)}`)).filter((p) => p !== undefined);
+  if (agents.length === 0 || bad.length > 0) {
+    throw new Error(`${namespace.node.path}: admit() takes the NodeAgents to admit: ${agents.length === 0 ? 'none given' : bad.join('; ')}`);
+  }
+}
 
 /**
  * A Namespace whose pods the cluster holds to a Pod Security level (label
@@ -80,6 +90,20 @@ export class PodSecurityNamespace extends Construct {
       },
     });
     clusterScoped(ApiObject.of(this.namespace));
+    // Only at synth are all the agents that deploy into it known.
+    this.node.addValidation({ validate: () => this.refusedAgents() });
+  }
+
+  /** The agents of the app that deploy into this namespace, whose pods the level it enforces would refuse. */
+  private refusedAgents(): string[] {
+    return this.node.root.node.findAll()
+      .filter((c): c is NodeAgent => NodeAgent.isNodeAgent(c) && Chart.of(c).namespace === this.name && !isAtLeastAsStrict(c.podSecurityLevel, this.level))
+      .map((agent) => `namespace "${this.name}" enforces Pod Security "${this.level}", which refuses the pods of ${agent.node.path} (they need "${agent.podSecurityLevel}"): call admit() on this namespace with the agent${this.admitsLax ? '' : ', in a PodSecurityNamespace (a RestrictedNamespace admits only restricted agents)'}, or deploy the agent elsewhere`);
+  }
+
+  /** Whether admit() may relax the level (a RestrictedNamespace's may not). */
+  protected get admitsLax(): boolean {
+    return true;
   }
 
   /** The Pod Security level the namespace enforces. */
@@ -92,9 +116,9 @@ export class PodSecurityNamespace extends Construct {
    * for agents that cannot be "restricted" and say why (`podSecurity`).
    */
   public admit(...agents: NodeAgent[]): void {
-    const order = [PodSecurityLevel.RESTRICTED, PodSecurityLevel.BASELINE, PodSecurityLevel.PRIVILEGED];
+    checkAgents(this, agents);
     for (const agent of agents) {
-      if (order.indexOf(agent.podSecurityLevel) > order.indexOf(this.level)) {
+      if (!isAtLeastAsStrict(agent.podSecurityLevel, this.level)) {
         this.level = agent.podSecurityLevel;
       }
     }

@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import { isRecord } from './k8s/syntax';
 import { NodeAgent, PodSecurityLevel } from './node-agent';
-import { PodSecurityNamespace } from './pod-security-namespace';
+import { checkAgents, PodSecurityNamespace } from './pod-security-namespace';
 
 /**
  * Props for {@link RestrictedNamespace}.
@@ -34,9 +34,14 @@ export class RestrictedNamespace extends PodSecurityNamespace {
    * {@link PodSecurityNamespace} for them.
    */
   public override admit(...agents: NodeAgent[]): void {
+    checkAgents(this, agents);
     const lax = agents.filter((a) => a.podSecurityLevel !== PodSecurityLevel.RESTRICTED);
     if (lax.length > 0) {
       throw new Error(`${this.node.path}: a RestrictedNamespace admits only "restricted" agents but ${lax.map((a) => `${a.node.path} needs "${a.podSecurityLevel}"`).join(', ')}; use a PodSecurityNamespace`);
     }
+  }
+
+  protected override get admitsLax(): boolean {
+    return false;
   }
 }

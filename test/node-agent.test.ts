@@ -93,7 +93,7 @@ describe('NodeAgent options', () => {
       hostPaths: [{ name: 'varlog', hostPath: '/var/log', mountPath: '/host/var/log' }],
       podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'tails the node logs' },
     });
-    expect(ds.spec.template.spec.volumes).toEqual([{ name: 'varlog', hostPath: { path: '/var/log', type: '' } }]);
+    expect(ds.spec.template.spec.volumes).toEqual([{ name: 'varlog', hostPath: { path: '/var/log' } }]);
     for (const c of ds.spec.template.spec.containers) {
       expect(c.volumeMounts).toEqual([{ name: 'varlog', mountPath: '/host/var/log', readOnly: true }]);
     }
@@ -110,11 +110,11 @@ describe('NodeAgent options', () => {
     // THEN
     expect(only(objects, 'ServiceAccount').metadata).toMatchObject({ name: 'agent', namespace: 'logging' });
     const role = only(objects, 'ClusterRole');
-    expect(role.metadata).toEqual({ name: 'logging-agent', labels: { app: 'agent' } });
+    expect(role.metadata).toEqual({ name: 'node-agent:logging:agent', labels: { app: 'agent' } });
     expect(role.rules).toEqual([{ apiGroups: [''], resources: ['pods', 'namespaces'], verbs: ['get', 'list', 'watch'] }]);
     const binding = only(objects, 'ClusterRoleBinding');
     expect(binding.metadata).not.toHaveProperty('namespace');
-    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'logging-agent' });
+    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'node-agent:logging:agent' });
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'agent', namespace: 'logging' }]);
     expect(only(objects, 'DaemonSet').spec.template.spec).toMatchObject({ serviceAccountName: 'agent', automountServiceAccountToken: true });
     expect(objects.flatMap((o) => checkObject(o)).filter(isBlocking)).toEqual([]);
@@ -142,14 +142,14 @@ describe('NodeAgent options', () => {
 describe('NodeAgent pod security', () => {
   test('refuses an agent that breaks "restricted" without a podSecurity reason, naming what it breaks', () => {
     expect(() => agentIn(Testing.chart(), { hostNetwork: true, hostPaths: [{ name: 'root', hostPath: '/', mountPath: '/host' }] }))
-      .toThrow("test/Agent: 'podSecurity' must be set to { level: 'privileged', reason: '...' } because the agent breaks Pod Security \"restricted\" (pss-host-namespaces, pss-volume-types); say why, and deploy it into a namespace that enforces 'privileged'");
+      .toThrow("test/Agent: 'podSecurity' must be set to { level: 'privileged', reason: '...' } because the agent's pod breaks Pod Security \"restricted\": pss-host-namespaces (spec.template.spec.hostNetwork), pss-volume-types (spec.template.spec.volumes[0].hostPath); say why, and deploy it into a namespace that enforces 'privileged'");
   });
 
   test('refuses a podSecurity level stricter than what the agent needs, and one it does not need', () => {
     expect(() => agentIn(Testing.chart(), { hostPID: true, podSecurity: { level: PodSecurityLevel.BASELINE, reason: 'x' } }))
-      .toThrow(/'podSecurity.level' must be 'privileged' or laxer, because the agent breaks pss-host-namespaces but got "baseline"/);
+      .toThrow(/'podSecurity.level' must be 'privileged', because the agent's pod breaks pss-host-namespaces \(spec.template.spec.hostPID\) but got "baseline"/);
     expect(() => agentIn(Testing.chart(), { podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'x' } }))
-      .toThrow(/'podSecurity' must be unset: the agent meets Pod Security "restricted"/);
+      .toThrow(/'podSecurity' must be unset: the agent's pod meets Pod Security "restricted"/);
     expect(() => agentIn(Testing.chart(), { hostPID: true, podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: '' } }))
       .toThrow(/'podSecurity.reason' must be a non-empty single line/);
   });
@@ -200,7 +200,7 @@ describe('NodeAgent bad input', () => {
     const lines = message.split('\n');
     expect(lines.every((l) => l.startsWith('test/Agent: '))).toBe(true);
     expect(lines.map((l) => l.replace(/^test\/Agent: '([^']+)'.*$/, '$1'))).toEqual([
-      'name', 'revisionHistoryLimit', 'containers[0].image', 'containers[1].ports[0].number', 'containers[1].name', 'annotations', 'hostPaths[0].hostPath',
+      'name', 'revisionHistoryLimit', 'annotations', 'hostPaths[0].hostPath', 'containers[0].image', 'containers[1].ports[0].number', 'containers[1].name',
     ]);
   });
 
@@ -238,6 +238,6 @@ describe('NodeAgent names across the app', () => {
     }
 
     // THEN
-    expect(() => app.synth()).toThrow(/\[one\/Agent\] DaemonSet "agent" in namespace "x" is also defined by two\/Agent\/Resource\/Resource/);
+    expect(() => app.synth()).toThrow(/\[NameClashes\] DaemonSet "agent" in namespace "x" is defined by both one\/Agent\/Resource\/Resource and two\/Agent\/Resource\/Resource/);
   });
 });

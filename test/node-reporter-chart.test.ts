@@ -141,7 +141,7 @@ describe('NodeReporterChart names across charts', () => {
     }
 
     // THEN
-    expect(() => app.synth()).toThrow(/\[a\/Reporter\] DaemonSet "node-reporter" in namespace "x" is also defined by b\/Reporter\/Resource\/Resource/);
+    expect(() => app.synth()).toThrow(/\[NameClashes\] DaemonSet "node-reporter" in namespace "x" is defined by both a\/Reporter\/Resource\/Resource and b\/Reporter\/Resource\/Resource/);
   });
 
   test('fails synth for a plain chart that repeats a variant chart\'s DaemonSet', () => {
@@ -149,6 +149,6 @@ describe('NodeReporterChart names across charts', () => {
     new NodeReporterChart(app, 'node-reporter-v1', { version: 'v1' });
     const other = new Chart(app, 'other', { namespace: 'practice-daemon' });
     new NodeReporterDaemonSet(other, 'Reporter', { policy: new LabeledNodePolicy(other, 'Policy', { key: 'tier', value: 'edge' }), version: 'v1' });
-    expect(() => app.synth()).toThrow(/is also defined by/);
+    expect(() => app.synth()).toThrow(/is defined by both node-reporter-v1\/NodeReporter\/Resource\/Resource and other\/Reporter\/Resource\/Resource/);
   });
 });

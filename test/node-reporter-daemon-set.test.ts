@@ -217,7 +217,7 @@ describe('NodeReporterDaemonSet composed in a foreign chart', () => {
     new NodeReporterDaemonSet(chart, 'B', { policy, version: 'v2' });
 
     // THEN
-    expect(() => app.synth()).toThrow(/\[team\/A\] DaemonSet "node-reporter" in namespace "monitoring" is also defined by team\/B\/Resource\/Resource: each apply would overwrite the other/);
+    expect(() => app.synth()).toThrow(/\[NameClashes\] DaemonSet "node-reporter" in namespace "monitoring" is defined by both team\/A\/Resource\/Resource and team\/B\/Resource\/Resource: each apply would overwrite the other/);
   });
 
   test('allows one name in two namespaces', () => {

@@ -1,18 +1,46 @@
 /**
- * Pod Security Standards "restricted", as pod-security-admission enforces
- * them for Kubernetes v1.28 (k8s.io/pod-security-admission/policy,
+ * Pod Security Standards, as pod-security-admission enforces them for
+ * Kubernetes v1.28 (k8s.io/pod-security-admission/policy, release-1.28:
+ * one `check_<id>.go` per control;
  * https://kubernetes.io/docs/concepts/security/pod-security-standards/).
  *
- * "restricted" includes every "baseline" control. Each function below is one
- * control; it judges one pod template, including init and ephemeral
- * containers, and returns the fields that break it.
+ * Each control below is one PSA check with its level. A pod is judged at a
+ * level as PSA judges it: "baseline" runs the baseline checks; "restricted"
+ * runs every check, its restricted checks replacing the baseline checks they
+ * override (restrictedVolumes replaces hostPathVolumes, seccompProfile_restricted
+ * replaces seccompProfile_baseline, capabilities_restricted replaces
+ * capabilities_baseline). Every control judges init, regular and ephemeral
+ * containers (policy/visitor.go: visitContainers).
  */
 import { join, KubeObject, Problem, show } from './finding';
 import { ContainerAt, containersOf, PodTemplate } from './pod-templates';
 import { RULES } from './rules';
 
+/** The Pod Security Standards levels, from most to least strict. */
+export enum PodSecurityLevel {
+  /** Hardened: non-root, no privilege escalation, drop ALL, seccomp. */
+  RESTRICTED = 'restricted',
+  /** No known privilege escalation: no host namespaces, host paths or host ports. */
+  BASELINE = 'baseline',
+  /** Unrestricted. */
+  PRIVILEGED = 'privileged',
+}
+
+/** The levels from most to least strict. */
+export const POD_SECURITY_LEVELS: readonly PodSecurityLevel[] = [PodSecurityLevel.RESTRICTED, PodSecurityLevel.BASELINE, PodSecurityLevel.PRIVILEGED];
+
+/** Whether `level` is at least as strict as `than`: restricted is stricter than baseline, baseline than privileged. */
+export function isAtLeastAsStrict(level: PodSecurityLevel, than: PodSecurityLevel): boolean {
+  return POD_SECURITY_LEVELS.indexOf(level) <= POD_SECURITY_LEVELS.indexOf(than);
+}
+
 /** Capabilities a restricted container may add. */
 const ALLOWED_ADD_CAPABILITIES = new Set(['NET_BIND_SERVICE']);
+
+/** Capabilities a baseline container may add: the container runtimes' default set (check_capabilities_baseline.go). */
+const BASELINE_ADD_CAPABILITIES = new Set([
+  'AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE', 'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT',
+]);
 
 /** Volume sources a restricted pod may use. */
 const ALLOWED_VOLUME_TYPES = new Set(['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret']);
@@ -88,6 +116,46 @@ const capabilities: Control = (pod, containers) => {
     const extra = add.filter((cap) => !ALLOWED_ADD_CAPABILITIES.has(String(cap)));
     if (extra.length > 0) {
       problems.push({ rule: RULES.capabilities, path: join(c.path, 'securityContext', 'capabilities', 'add'), message: `${named(c)} adds ${show(extra)}; only NET_BIND_SERVICE is allowed` });
+    }
+  }
+  return problems;
+};
+
+const capabilitiesBaseline: Control = (_, containers) => {
+  const problems: Problem[] = [];
+  for (const c of containers) {
+    const caps = containerSecurityContext(c).capabilities ?? {};
+    const add: unknown[] = Array.isArray(caps.add) ? caps.add : [];
+    const extra = add.filter((cap) => !BASELINE_ADD_CAPABILITIES.has(String(cap)));
+    if (extra.length > 0) {
+      problems.push({ rule: RULES.capabilitiesBaseline, path: join(c.path, 'securityContext', 'capabilities', 'add'), message: `${named(c)} adds ${show(extra)}, beyond the runtime's default set` });
+    }
+  }
+  return problems;
+};
+
+const hostPathVolumes: Control = (pod) => {
+  const volumes: unknown[] = Array.isArray(pod.spec.volumes) ? pod.spec.volumes : [];
+  const problems: Problem[] = [];
+  volumes.forEach((volume, i) => {
+    const hostPath = (volume as KubeObject | null)?.hostPath;
+    if (hostPath !== undefined && hostPath !== null) {
+      problems.push({ rule: RULES.hostPathVolumes, path: join(pod.specPath, 'volumes', i, 'hostPath'), message: `volume ${show((volume as KubeObject).name)} mounts the host path ${show(hostPath?.path)}` });
+    }
+  });
+  return problems;
+};
+
+const seccompBaseline: Control = (pod, containers) => {
+  const problems: Problem[] = [];
+  const podType = podSecurityContext(pod).seccompProfile?.type;
+  if (podType !== undefined && !SECCOMP_ALLOWED.has(podType)) {
+    problems.push({ rule: RULES.seccompBaseline, path: join(pod.specPath, 'securityContext', 'seccompProfile', 'type'), message: `the pod sets seccomp profile ${show(podType)}` });
+  }
+  for (const c of containers) {
+    const type = containerSecurityContext(c).seccompProfile?.type;
+    if (type !== undefined && !SECCOMP_ALLOWED.has(type)) {
+      problems.push({ rule: RULES.seccompBaseline, path: join(c.path, 'securityContext', 'seccompProfile', 'type'), message: `${named(c)} sets seccomp profile ${show(type)}` });
     }
   }
   return problems;
@@ -226,13 +294,67 @@ const privilegeEscalation: Control = (pod, containers) => isWindows(pod) ? [] : 
   .filter((c) => containerSecurityContext(c).allowPrivilegeEscalation !== false)
   .map((c) => ({ rule: RULES.privilegeEscalation, path: join(c.path, 'securityContext', 'allowPrivilegeEscalation'), message: `${named(c)} must set allowPrivilegeEscalation: false but has ${show(containerSecurityContext(c).allowPrivilegeEscalation)}` }));
 
-const CONTROLS: Control[] = [
-  hostNamespaces, hostProcess, privileged, capabilities, volumeTypes, hostPorts, appArmor,
-  seLinux, procMount, sysctls, runAsNonRoot, runAsUser, seccomp, privilegeEscalation,
+/** One PSA check: its level, and the baseline check it replaces at "restricted". */
+interface Check {
+  readonly level: PodSecurityLevel.BASELINE | PodSecurityLevel.RESTRICTED;
+  readonly run: Control;
+  readonly overrides?: Control;
+}
+
+/** The v1.28 checks, in pod-security-admission's order of IDs. */
+const CHECKS: Check[] = [
+  { level: PodSecurityLevel.BASELINE, run: hostNamespaces },
+  { level: PodSecurityLevel.BASELINE, run: hostProcess },
+  { level: PodSecurityLevel.BASELINE, run: privileged },
+  { level: PodSecurityLevel.BASELINE, run: capabilitiesBaseline },
+  { level: PodSecurityLevel.BASELINE, run: hostPathVolumes },
+  { level: PodSecurityLevel.BASELINE, run: hostPorts },
+  { level: PodSecurityLevel.BASELINE, run: appArmor },
+  { level: PodSecurityLevel.BASELINE, run: seLinux },
+  { level: PodSecurityLevel.BASELINE, run: procMount },
+  { level: PodSecurityLevel.BASELINE, run: seccompBaseline },
+  { level: PodSecurityLevel.BASELINE, run: sysctls },
+  { level: PodSecurityLevel.RESTRICTED, run: capabilities, overrides: capabilitiesBaseline },
+  { level: PodSecurityLevel.RESTRICTED, run: volumeTypes, overrides: hostPathVolumes },
+  { level: PodSecurityLevel.RESTRICTED, run: runAsNonRoot },
+  { level: PodSecurityLevel.RESTRICTED, run: runAsUser },
+  { level: PodSecurityLevel.RESTRICTED, run: seccomp, overrides: seccompBaseline },
+  { level: PodSecurityLevel.RESTRICTED, run: privilegeEscalation },
 ];
 
-/** Every Pod Security "restricted" (v1.28) problem of one pod template. */
-export function checkPodSecurity(pod: PodTemplate): Problem[] {
+/**
+ * Every Pod Security problem of one pod template at a level (v1.28), as
+ * pod-security-admission would refuse the pod: nothing at "privileged",
+ * the baseline controls at "baseline", every control at "restricted".
+ */
+export function checkPodSecurity(pod: PodTemplate, level: PodSecurityLevel = PodSecurityLevel.RESTRICTED): Problem[] {
+  if (level === PodSecurityLevel.PRIVILEGED) {
+    return [];
+  }
+  const checks = CHECKS.filter((c) => level === PodSecurityLevel.RESTRICTED || c.level === PodSecurityLevel.BASELINE);
+  const overridden = new Set(checks.map((c) => c.overrides).filter((c) => c !== undefined));
   const containers = containersOf(pod);
-  return CONTROLS.flatMap((control) => control(pod, containers));
+  return checks.filter((c) => !overridden.has(c.run)).flatMap((c) => c.run(pod, containers));
+}
+
+/** What a pod needs of its namespace's Pod Security level. */
+export interface PodSecurityNeeds {
+  /** The strictest level that admits the pod. */
+  readonly level: PodSecurityLevel;
+  /** What the pod breaks at "restricted": one problem per field, each naming its rule. */
+  readonly problems: Problem[];
+}
+
+/**
+ * The strictest level that admits the pod (restricted, baseline or
+ * privileged) and what it breaks at "restricted": the controls an agent
+ * must waive, with a reason, to run in a laxer namespace.
+ */
+export function podSecurityNeeds(pod: PodTemplate): PodSecurityNeeds {
+  const problems = checkPodSecurity(pod, PodSecurityLevel.RESTRICTED);
+  if (problems.length === 0) {
+    return { level: PodSecurityLevel.RESTRICTED, problems };
+  }
+  const level = checkPodSecurity(pod, PodSecurityLevel.BASELINE).length === 0 ? PodSecurityLevel.BASELINE : PodSecurityLevel.PRIVILEGED;
+  return { level, problems };
 }

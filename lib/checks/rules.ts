@@ -25,11 +25,11 @@ export interface Rule {
   readonly fix: string;
 }
 
-const PSS = 'Pod Security Standards "restricted" (Kubernetes v1.28, pod-security-admission)';
 const PSS_URL = 'https://kubernetes.io/docs/concepts/security/pod-security-standards/';
 
-function pss(id: string, control: string, level: 'baseline' | 'restricted', fix: string): Rule {
-  return { id, severity: Severity.ERROR, citation: `${PSS}, control "${control}" (${PSS_URL}#${level})`, fix };
+/** A Pod Security control: pod-security-admission's check `check` (policy/check_<check>.go) of that level. */
+function pss(id: string, control: string, level: 'baseline' | 'restricted', check: string, fix: string): Rule {
+  return { id, severity: Severity.ERROR, citation: `Pod Security Standards "${level}" (Kubernetes v1.28, pod-security-admission policy/check_${check}.go), control "${control}" (${PSS_URL}#${level})`, fix };
 }
 
 function api(id: string, source: string, fix: string): Rule {
@@ -44,20 +44,23 @@ export const RULES = {
   removedApi: { id: 'removed-api', severity: Severity.ERROR, citation: 'Kubernetes Deprecated API Migration Guide (https://kubernetes.io/docs/reference/using-api/deprecation-guide/)', fix: 'Move the object to the replacement apiVersion and apply the field changes the guide lists.' },
   deprecatedApi: { id: 'deprecated-api', severity: Severity.WARNING, citation: 'Kubernetes Deprecated API Migration Guide (https://kubernetes.io/docs/reference/using-api/deprecation-guide/)', fix: 'Move the object to the replacement apiVersion before the version that removes it.' },
 
-  hostNamespaces: pss('pss-host-namespaces', 'Host Namespaces', 'baseline', 'Remove hostNetwork, hostPID and hostIPC (or set them to false).'),
-  hostProcess: pss('pss-host-process', 'HostProcess', 'baseline', 'Remove windowsOptions.hostProcess (or set it to false).'),
-  privileged: pss('pss-privileged', 'Privileged Containers', 'baseline', 'Remove securityContext.privileged (or set it to false).'),
-  capabilities: pss('pss-capabilities', 'Capabilities', 'restricted', "Set securityContext.capabilities.drop to ['ALL'] and add at most NET_BIND_SERVICE."),
-  volumeTypes: pss('pss-volume-types', 'Volume Types', 'restricted', 'Use only configMap, csi, downwardAPI, emptyDir, ephemeral, persistentVolumeClaim, projected or secret volumes; never hostPath.'),
-  hostPorts: pss('pss-host-ports', 'Host Ports', 'baseline', 'Remove hostPort from the container ports; expose the agent through a Service instead.'),
-  appArmor: pss('pss-apparmor', 'AppArmor', 'baseline', "Remove the container.apparmor.security.beta.kubernetes.io annotation or set it to 'runtime/default' or 'localhost/<profile>'."),
-  seLinux: pss('pss-selinux', 'SELinux', 'baseline', 'Remove seLinuxOptions.user and .role, and set .type only to container_t, container_init_t or container_kvm_t.'),
-  procMount: pss('pss-proc-mount', '/proc Mount Type', 'baseline', 'Remove securityContext.procMount (or set it to Default).'),
-  sysctls: pss('pss-sysctls', 'Sysctls', 'baseline', 'Set only the safe sysctls: kernel.shm_rmid_forced, net.ipv4.ip_local_port_range, net.ipv4.ip_local_reserved_ports, net.ipv4.ip_unprivileged_port_start, net.ipv4.tcp_syncookies, net.ipv4.ping_group_range.'),
-  runAsNonRoot: pss('pss-run-as-non-root', 'Running as Non-root', 'restricted', 'Set securityContext.runAsNonRoot: true on the pod (or on every container), with a non-zero runAsUser.'),
-  runAsUser: pss('pss-run-as-user', 'Running as Non-root user', 'restricted', 'Set runAsUser to a non-zero uid (for example 65534), or leave it unset.'),
-  seccomp: pss('pss-seccomp', 'Seccomp', 'restricted', 'Set securityContext.seccompProfile.type to RuntimeDefault (or Localhost) on the pod or on every container.'),
-  privilegeEscalation: pss('pss-privilege-escalation', 'Privilege Escalation', 'restricted', 'Set securityContext.allowPrivilegeEscalation: false on every container.'),
+  hostNamespaces: pss('pss-host-namespaces', 'Host Namespaces', 'baseline', 'hostNamespaces', 'Remove hostNetwork, hostPID and hostIPC (or set them to false).'),
+  hostProcess: pss('pss-host-process', 'HostProcess', 'baseline', 'windowsHostProcess', 'Remove windowsOptions.hostProcess (or set it to false).'),
+  privileged: pss('pss-privileged', 'Privileged Containers', 'baseline', 'privileged', 'Remove securityContext.privileged (or set it to false).'),
+  capabilitiesBaseline: pss('pss-capabilities-baseline', 'Capabilities', 'baseline', 'capabilities_baseline', 'Add only capabilities of the default set (AUDIT_WRITE, CHOWN, DAC_OVERRIDE, FOWNER, FSETID, KILL, MKNOD, NET_BIND_SERVICE, SETFCAP, SETGID, SETPCAP, SETUID, SYS_CHROOT).'),
+  capabilities: pss('pss-capabilities', 'Capabilities', 'restricted', 'capabilities_restricted', "Set securityContext.capabilities.drop to ['ALL'] and add at most NET_BIND_SERVICE."),
+  hostPathVolumes: pss('pss-host-path-volumes', 'HostPath Volumes', 'baseline', 'hostPathVolumes', 'Remove hostPath volumes.'),
+  volumeTypes: pss('pss-volume-types', 'Volume Types', 'restricted', 'restrictedVolumes', 'Use only configMap, csi, downwardAPI, emptyDir, ephemeral, persistentVolumeClaim, projected or secret volumes; never hostPath.'),
+  hostPorts: pss('pss-host-ports', 'Host Ports', 'baseline', 'hostPorts', 'Remove hostPort from the container ports; expose the agent through a Service instead.'),
+  appArmor: pss('pss-apparmor', 'AppArmor', 'baseline', 'appArmorProfile', "Remove the container.apparmor.security.beta.kubernetes.io annotation or set it to 'runtime/default' or 'localhost/<profile>'."),
+  seLinux: pss('pss-selinux', 'SELinux', 'baseline', 'seLinuxOptions', 'Remove seLinuxOptions.user and .role, and set .type only to container_t, container_init_t or container_kvm_t.'),
+  procMount: pss('pss-proc-mount', '/proc Mount Type', 'baseline', 'procMount', 'Remove securityContext.procMount (or set it to Default).'),
+  sysctls: pss('pss-sysctls', 'Sysctls', 'baseline', 'sysctls', 'Set only the safe sysctls: kernel.shm_rmid_forced, net.ipv4.ip_local_port_range, net.ipv4.ip_local_reserved_ports, net.ipv4.ip_unprivileged_port_start, net.ipv4.tcp_syncookies, net.ipv4.ping_group_range.'),
+  runAsNonRoot: pss('pss-run-as-non-root', 'Running as Non-root', 'restricted', 'runAsNonRoot', 'Set securityContext.runAsNonRoot: true on the pod (or on every container), with a non-zero runAsUser.'),
+  runAsUser: pss('pss-run-as-user', 'Running as Non-root user', 'restricted', 'runAsUser', 'Set runAsUser to a non-zero uid (for example 65534), or leave it unset.'),
+  seccompBaseline: pss('pss-seccomp-baseline', 'Seccomp', 'baseline', 'seccompProfile_baseline', 'Do not set seccompProfile.type to Unconfined.'),
+  seccomp: pss('pss-seccomp', 'Seccomp', 'restricted', 'seccompProfile_restricted', 'Set securityContext.seccompProfile.type to RuntimeDefault (or Localhost) on the pod or on every container.'),
+  privilegeEscalation: pss('pss-privilege-escalation', 'Privilege Escalation', 'restricted', 'allowPrivilegeEscalation', 'Set securityContext.allowPrivilegeEscalation: false on every container.'),
 
   selector: { id: 'selector-matches-template', severity: Severity.ERROR, citation: 'apps/v1 workload validation: spec.selector must be non-empty and select spec.template.metadata.labels', fix: 'Give the workload a selector whose labels all appear on its pod template.' },
   nonRootWithoutUid: { id: 'run-as-non-root-without-uid', severity: Severity.WARNING, citation: 'kubelet: runAsNonRoot with an image whose user is root (busybox, most base images) fails with CreateContainerConfigError', fix: 'Set runAsUser (and runAsGroup) to a uid the image can use, for example 65534.' },

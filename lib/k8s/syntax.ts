@@ -125,6 +125,18 @@ export function checkLabelValue(prop: string, value: unknown): Problem | undefin
   return typeof value === 'string' && value.length <= LABEL_VALUE_MAX && (value === '' || QUALIFIED_NAME_PART.test(value)) ? undefined : problem(prop, allowed, value);
 }
 
+/**
+ * A ConfigMap or Secret key, also a projected file's name
+ * (k8s.io/apimachinery/pkg/util/validation: IsConfigMapKey): at most 253
+ * characters of A-Z, a-z, 0-9, '-', '_' and '.', and not '.', '..' or
+ * starting with '..' (the kubelet's atomic writer owns those names).
+ */
+export function checkConfigKey(prop: string, value: unknown): Problem | undefined {
+  const allowed = "a key of at most 253 characters of A-Z, a-z, 0-9, '-', '_' and '.', other than '.' and '..' and not starting with '..'";
+  return typeof value === 'string' && value.length <= DNS1123_SUBDOMAIN_MAX && /^[-._a-zA-Z0-9]+$/.test(value) && value !== '.' && !value.startsWith('..')
+    ? undefined : problem(prop, allowed, value);
+}
+
 /** A plain object (not an array, not null), as labels and annotations are. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,0 +1,436 @@
+/**
+ * The containers of a node agent: main containers, sidecars and init
+ * containers, all with the same secure defaults, and a security context that
+ * merges field by field over them.
+ */
+import { Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { checkDns1123Label, checkImage, checkInteger, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
+import { checkResources } from '../validate-props';
+import { AgentMount, checkAbsolutePath, mountProblems } from './volumes';
+
+/** The default container resources: small, because the agent runs on every node. */
+export const DEFAULT_AGENT_RESOURCES: kplus.ContainerResources = {
+  cpu: { request: kplus.Cpu.millis(10) },
+  memory: { request: Size.mebibytes(16), limit: Size.mebibytes(32) },
+};
+
+/** How the kubelet fills a terminated container's message. */
+export enum TerminationMessagePolicy {
+  /** Only what the container wrote to its terminationMessagePath. */
+  FILE = 'File',
+  /** The file, or the end of the container's log when the file is empty and it failed. */
+  FALLBACK_TO_LOGS_ON_ERROR = 'FallbackToLogsOnError',
+}
+
+/** SELinux labels of a container, e.g. `{ type: 'spc_t' }` for an agent that manages the node. */
+export interface SeLinuxOptions {
+  /**
+   * The SELinux user.
+   * @default - the runtime's
+   */
+  readonly user?: string;
+  /**
+   * The SELinux role.
+   * @default - the runtime's
+   */
+  readonly role?: string;
+  /**
+   * The SELinux type, e.g. `spc_t` (super-privileged container).
+   * @default - the runtime's
+   */
+  readonly type?: string;
+  /**
+   * The SELinux level.
+   * @default - the runtime's
+   */
+  readonly level?: string;
+}
+
+/** Windows options of a container. */
+export interface WindowsSecurityOptions {
+  /**
+   * The Windows user the entrypoint runs as, e.g. `ContainerUser` or `ContainerAdministrator`.
+   * @default - the image's
+   */
+  readonly runAsUserName?: string;
+}
+
+/**
+ * A container's security context, merged field by field over the agent's
+ * defaults (on Linux: uid and gid `runAsUser`, non-root unless uid 0,
+ * read-only root, no privilege escalation unless privileged or adding
+ * SYS_ADMIN, drop ALL, seccomp RuntimeDefault). `capabilities.add` keeps
+ * `drop: ['ALL']` unless `drop` is given too.
+ */
+export interface AgentSecurityContext extends kplus.ContainerSecurityContextProps {
+  /**
+   * SELinux labels (Linux only).
+   * @default - the runtime's
+   */
+  readonly seLinuxOptions?: SeLinuxOptions;
+
+  /**
+   * The AppArmor profile (Linux only): `runtime/default`, `localhost/<profile>` or `unconfined`,
+   * written as the pod annotation `container.apparmor.security.beta.kubernetes.io/<container>`.
+   * @default - the runtime's default profile
+   */
+  readonly appArmorProfile?: string;
+
+  /**
+   * Windows options (Windows agents only).
+   * @default - the image's user
+   */
+  readonly windowsOptions?: WindowsSecurityOptions;
+}
+
+/** One container of a {@link NodeAgent}: a main container, a sidecar or an init container. */
+export interface AgentContainer {
+  /** The container's name, a DNS-1123 label, unique in the pod. */
+  readonly name: string;
+
+  /** The image, with a tag or a digest. */
+  readonly image: string;
+
+  /**
+   * The entrypoint.
+   * @default - the image's
+   */
+  readonly command?: string[];
+
+  /**
+   * The arguments.
+   * @default - the image's
+   */
+  readonly args?: string[];
+
+  /**
+   * The working directory, absolute.
+   * @default - the image's
+   */
+  readonly workingDir?: string;
+
+  /**
+   * Environment variables, e.g. `{ NODE_NAME: DownwardApi.nodeName() }`, or a
+   * Secret's key: `EnvValue.fromSecretValue({ secret: Secret.fromSecretName(...), key })`.
+   * @default - none
+   */
+  readonly env?: Record<string, kplus.EnvValue>;
+
+  /**
+   * Every key of ConfigMaps or Secrets as variables: `Env.fromConfigMap(...)`, `Env.fromSecret(...)`.
+   * @default - none
+   */
+  readonly envFrom?: kplus.EnvFrom[];
+
+  /**
+   * Ports the container listens on. With `hostNetwork` each is also its
+   * `hostPort` (as the API server defaults a pod's), which must then equal the port.
+   * @default - none
+   */
+  readonly ports?: kplus.ContainerPort[];
+
+  /**
+   * The readiness probe.
+   * @default - none: ready once started
+   */
+  readonly readiness?: kplus.Probe;
+
+  /**
+   * The liveness probe.
+   * @default - none
+   */
+  readonly liveness?: kplus.Probe;
+
+  /**
+   * The startup probe: liveness and readiness wait until it succeeds.
+   * @default - none
+   */
+  readonly startup?: kplus.Probe;
+
+  /**
+   * Hooks run after the container starts and before it stops.
+   * @default - none
+   */
+  readonly lifecycle?: kplus.ContainerLifecycle;
+
+  /**
+   * Requests and limits; the agent runs on every node, so they multiply by the node count.
+   * @default - cpu request 10m, memory request 16Mi, memory limit 32Mi
+   */
+  readonly resources?: kplus.ContainerResources;
+
+  /**
+   * The security context, merged field by field over the agent's defaults (see {@link AgentSecurityContext}).
+   * @default - the agent's defaults
+   */
+  readonly securityContext?: AgentSecurityContext;
+
+  /**
+   * When the kubelet pulls the image.
+   * @default kplus.ImagePullPolicy.IF_NOT_PRESENT
+   */
+  readonly imagePullPolicy?: kplus.ImagePullPolicy;
+
+  /**
+   * How the kubelet fills the message of a terminated container.
+   * @default TerminationMessagePolicy.FILE
+   */
+  readonly terminationMessagePolicy?: TerminationMessagePolicy;
+
+  /**
+   * The agent's volumes this container mounts.
+   * @default - only the mounts every container gets (`hostPaths`, `config.mountPath`)
+   */
+  readonly mounts?: AgentMount[];
+}
+
+/** What the agent decides for all its containers. */
+export interface ContainerDefaults {
+  /** The uid containers run as. */
+  readonly runAsUser: number;
+  /** The gid containers run as. */
+  readonly runAsGroup: number;
+  /** Whether the agent runs on Windows nodes. */
+  readonly windows: boolean;
+  /** Whether the pods share the node's network namespace. */
+  readonly hostNetwork: boolean;
+}
+
+const CONTAINER_KEYS = ['name', 'image', 'command', 'args', 'workingDir', 'env', 'envFrom', 'ports', 'readiness', 'liveness', 'startup', 'lifecycle', 'resources', 'securityContext', 'imagePullPolicy', 'terminationMessagePolicy', 'mounts'];
+const SECURITY_KEYS = ['user', 'group', 'ensureNonRoot', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation', 'capabilities', 'seccompProfile', 'seLinuxOptions', 'appArmorProfile', 'windowsOptions'];
+const LINUX_ONLY_SECURITY_KEYS = ['user', 'group', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation', 'capabilities', 'seccompProfile', 'seLinuxOptions', 'appArmorProfile'];
+const PULL_POLICIES: string[] = Object.values(kplus.ImagePullPolicy);
+const PROTOCOLS: string[] = Object.values(kplus.Protocol);
+const CAPABILITIES: string[] = Object.values(kplus.Capability);
+const SECCOMP_TYPES: string[] = Object.values(kplus.SeccompProfileType);
+const TERMINATION_MESSAGE_POLICIES: string[] = Object.values(TerminationMessagePolicy);
+
+/** The capability whose holder can escalate anyway: the API server refuses it with allowPrivilegeEscalation false. */
+function addsSysAdmin(sc: AgentSecurityContext | undefined): boolean {
+  return (sc?.capabilities?.add ?? []).some((c) => c === kplus.Capability.SYS_ADMIN || (c as string) === 'CAP_SYS_ADMIN');
+}
+
+/**
+ * The container's security context in the L1 shape: the agent's defaults
+ * with the container's own fields over them, field by field. On Windows only
+ * the fields a Windows pod may set (pkg/apis/core/validation: validateWindows).
+ */
+export function renderSecurityContext(c: AgentContainer, defaults: ContainerDefaults): kplus.k8s.SecurityContext | undefined {
+  const sc = c.securityContext ?? {};
+  if (defaults.windows) {
+    const windows = sc.windowsOptions ? { runAsUserName: sc.windowsOptions.runAsUserName } : undefined;
+    return windows === undefined && sc.ensureNonRoot === undefined ? undefined : { windowsOptions: windows, runAsNonRoot: sc.ensureNonRoot };
+  }
+  const user = sc.user ?? defaults.runAsUser;
+  const privileged = sc.privileged ?? false;
+  return {
+    runAsUser: user,
+    runAsGroup: sc.group ?? defaults.runAsGroup,
+    // A runAsNonRoot container that runs as uid 0 never starts.
+    runAsNonRoot: sc.ensureNonRoot ?? user !== 0,
+    privileged,
+    readOnlyRootFilesystem: sc.readOnlyRootFilesystem ?? true,
+    allowPrivilegeEscalation: sc.allowPrivilegeEscalation ?? (privileged || addsSysAdmin(sc)),
+    capabilities: { drop: sc.capabilities?.drop ?? [kplus.Capability.ALL], add: sc.capabilities?.add },
+    seccompProfile: sc.seccompProfile ?? { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
+    seLinuxOptions: sc.seLinuxOptions ? { ...sc.seLinuxOptions } : undefined,
+  };
+}
+
+/** The cdk8s-plus props of the container; its security context and mounts are rendered by the agent. */
+export function kplusContainerProps(c: AgentContainer, defaults: ContainerDefaults): kplus.ContainerProps {
+  return {
+    name: c.name,
+    image: c.image,
+    imagePullPolicy: c.imagePullPolicy ?? kplus.ImagePullPolicy.IF_NOT_PRESENT,
+    command: c.command,
+    args: c.args,
+    workingDir: c.workingDir,
+    envVariables: c.env,
+    envFrom: c.envFrom,
+    // The API server defaults a host-network pod's hostPort to the port.
+    ports: c.ports?.map((p) => (defaults.hostNetwork && p.hostPort === undefined ? { ...p, hostPort: p.number } : p)),
+    readiness: c.readiness,
+    liveness: c.liveness,
+    startup: c.startup,
+    lifecycle: c.lifecycle,
+    resources: c.resources ?? DEFAULT_AGENT_RESOURCES,
+  };
+}
+
+function checkStringArray(prop: string, value: unknown): Problem | undefined {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? undefined : problem(prop, 'an array of strings', value);
+}
+
+function hasToKube(value: unknown): boolean {
+  return typeof (value as { _toKube?: unknown })?._toKube === 'function';
+}
+
+/** A cdk8s-plus EnvValue: a string value, or a source (field, resource, ConfigMap, Secret). */
+function isEnvValue(value: unknown): boolean {
+  return isRecord(value) && (typeof value.value === 'string' ? value.valueFrom === undefined : value.value === undefined && isRecord(value.valueFrom));
+}
+
+function securityContextProblems(prop: string, sc: unknown, windows: boolean): Problem[] {
+  if (!isRecord(sc)) {
+    return [problem(prop, 'an AgentSecurityContext object', sc)];
+  }
+  const problems: Problem[] = [];
+  for (const key of Object.keys(sc)) {
+    if (!SECURITY_KEYS.includes(key)) {
+      problems.push(problem(`${prop}[key]`, `one of ${SECURITY_KEYS.join(', ')}`, key));
+    } else if (sc[key] !== undefined && windows && LINUX_ONLY_SECURITY_KEYS.includes(key)) {
+      problems.push(problem(`${prop}.${key}`, 'unset on a Windows agent (a Linux-only field: the API server refuses it for a windows pod)', sc[key]));
+    } else if (sc[key] !== undefined && !windows && key === 'windowsOptions') {
+      problems.push(problem(`${prop}.windowsOptions`, "unset on a Linux agent (give the policy operatingSystem: 'windows')", sc[key]));
+    }
+  }
+  for (const key of ['user', 'group'] as const) {
+    if (sc[key] !== undefined) {
+      problems.push(...defined(checkInteger(`${prop}.${key}`, sc[key], 0, 2147483647)));
+    }
+  }
+  for (const key of ['ensureNonRoot', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation'] as const) {
+    if (sc[key] !== undefined && typeof sc[key] !== 'boolean') {
+      problems.push(problem(`${prop}.${key}`, 'a boolean', sc[key]));
+    }
+  }
+  if (sc.ensureNonRoot === true && sc.user === 0) {
+    problems.push(problem(`${prop}.ensureNonRoot`, 'false or unset with user 0: the kubelet refuses to start a runAsNonRoot container as root', true));
+  }
+  // pkg/apis/core/validation: ValidateSecurityContext.
+  if (sc.privileged === true && sc.allowPrivilegeEscalation === false) {
+    problems.push(problem(`${prop}.allowPrivilegeEscalation`, 'true or unset in a privileged container (the API server refuses privileged with allowPrivilegeEscalation false)', false));
+  }
+  if (sc.capabilities !== undefined) {
+    const caps = sc.capabilities;
+    if (!isRecord(caps)) {
+      problems.push(problem(`${prop}.capabilities`, 'an object { add?, drop? }', caps));
+    } else {
+      for (const key of Object.keys(caps)) {
+        if (key !== 'add' && key !== 'drop') {
+          problems.push(problem(`${prop}.capabilities[key]`, 'add or drop', key));
+        } else if (caps[key] !== undefined && (!Array.isArray(caps[key]) || !(caps[key] as unknown[]).every((c) => CAPABILITIES.includes(c as string)))) {
+          problems.push(problem(`${prop}.capabilities.${key}`, 'an array of kplus.Capability values (capability names without the CAP_ prefix, e.g. NET_ADMIN, or ALL)', caps[key]));
+        }
+      }
+    }
+  }
+  if (sc.seccompProfile !== undefined) {
+    const profile = sc.seccompProfile;
+    if (!isRecord(profile) || !SECCOMP_TYPES.includes(profile.type as string)) {
+      problems.push(problem(`${prop}.seccompProfile`, `{ type: ${SECCOMP_TYPES.join(' | ')}, localhostProfile? } (kplus.SeccompProfileType)`, profile));
+    } else if (profile.type === kplus.SeccompProfileType.LOCALHOST && (typeof profile.localhostProfile !== 'string' || profile.localhostProfile === '')) {
+      // pkg/apis/core/validation: validateSeccompProfileField.
+      problems.push(problem(`${prop}.seccompProfile.localhostProfile`, 'the profile\'s path, relative to the kubelet\'s seccomp folder, with type Localhost', profile.localhostProfile));
+    } else if (profile.type !== kplus.SeccompProfileType.LOCALHOST && profile.localhostProfile !== undefined) {
+      problems.push(problem(`${prop}.seccompProfile.localhostProfile`, 'unset unless type is Localhost', profile.localhostProfile));
+    }
+  }
+  if (sc.seLinuxOptions !== undefined) {
+    const se = sc.seLinuxOptions;
+    if (!isRecord(se) || Object.entries(se).some(([k, v]) => !['user', 'role', 'type', 'level'].includes(k) || typeof v !== 'string')) {
+      problems.push(problem(`${prop}.seLinuxOptions`, 'an object of strings { user?, role?, type?, level? }', se));
+    }
+  }
+  if (sc.appArmorProfile !== undefined && (typeof sc.appArmorProfile !== 'string' || !/^(runtime\/default|unconfined|localhost\/\S+)$/.test(sc.appArmorProfile))) {
+    problems.push(problem(`${prop}.appArmorProfile`, "'runtime/default', 'unconfined' or 'localhost/<profile>'", sc.appArmorProfile));
+  }
+  if (sc.windowsOptions !== undefined && (!isRecord(sc.windowsOptions) || Object.keys(sc.windowsOptions).some((k) => k !== 'runAsUserName') || (sc.windowsOptions.runAsUserName !== undefined && typeof sc.windowsOptions.runAsUserName !== 'string'))) {
+    problems.push(problem(`${prop}.windowsOptions`, 'an object { runAsUserName? }', sc.windowsOptions));
+  }
+  return problems;
+}
+
+function portProblems(prop: string, ports: unknown, hostNetwork: boolean): Problem[] {
+  if (!Array.isArray(ports)) {
+    return [problem(prop, 'an array of { number, name?, protocol?, hostPort? }', ports)];
+  }
+  const problems: Problem[] = [];
+  const names = new Set<unknown>();
+  const numbers = new Set<string>();
+  ports.forEach((p: unknown, i: number) => {
+    const port: Record<string, unknown> = isRecord(p) ? p : {};
+    const protocol = port.protocol ?? kplus.Protocol.TCP;
+    problems.push(...defined(
+      checkInteger(`${prop}[${i}].number`, port.number, 1, 65535),
+      port.hostPort !== undefined ? checkInteger(`${prop}[${i}].hostPort`, port.hostPort, 1, 65535) : undefined,
+      // pkg/apis/core/validation: validateHostNetwork.
+      hostNetwork && port.hostPort !== undefined && port.hostPort !== port.number ? problem(`${prop}[${i}].hostPort`, `unset or equal to the port (${show(port.number)}) with hostNetwork, as the API server requires`, port.hostPort) : undefined,
+      port.protocol !== undefined && !PROTOCOLS.includes(port.protocol as string) ? problem(`${prop}[${i}].protocol`, `one of ${PROTOCOLS.join(', ')}`, port.protocol) : undefined,
+      port.hostIp !== undefined ? problem(`${prop}[${i}].hostIp`, 'unset (an agent on every node binds all addresses)', port.hostIp) : undefined,
+      port.name !== undefined && (typeof port.name !== 'string' || !/^(?=.*[a-z])[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(port.name) || port.name.length > 15 || port.name.includes('--'))
+        ? problem(`${prop}[${i}].name`, 'an IANA service name (at most 15 characters of a-z, 0-9 and single dashes, with a letter)', port.name) : undefined,
+      port.name !== undefined && names.has(port.name) ? problem(`${prop}[${i}].name`, 'unique among the container\'s ports', port.name) : undefined,
+      numbers.has(`${port.number}/${protocol}`) ? problem(`${prop}[${i}].number`, `unique among the container's ${protocol} ports`, port.number) : undefined,
+    ));
+    names.add(port.name);
+    numbers.add(`${port.number}/${protocol}`);
+  });
+  return problems;
+}
+
+/**
+ * Every problem of one container, named by `prop`.
+ * @param prop the prop that holds it, e.g. `initContainers[0]`
+ * @param c the container
+ * @param volumes the agent's volumes by name, for the mounts
+ * @param defaults what the agent decides for all containers
+ */
+export function containerProblems(prop: string, c: unknown, volumes: ReadonlyMap<string, unknown>, defaults: ContainerDefaults): Problem[] {
+  if (!isRecord(c)) {
+    return [problem(prop, 'an AgentContainer { name, image, ... }', c)];
+  }
+  const problems = defined(
+    checkDns1123Label(`${prop}.name`, c.name),
+    checkImage(`${prop}.image`, c.image),
+    c.command !== undefined ? checkStringArray(`${prop}.command`, c.command) : undefined,
+    c.args !== undefined ? checkStringArray(`${prop}.args`, c.args) : undefined,
+    c.workingDir !== undefined ? checkAbsolutePath(`${prop}.workingDir`, c.workingDir, defaults.windows) : undefined,
+    c.imagePullPolicy !== undefined && !PULL_POLICIES.includes(c.imagePullPolicy as string) ? problem(`${prop}.imagePullPolicy`, `one of ${PULL_POLICIES.join(', ')}`, c.imagePullPolicy) : undefined,
+    c.terminationMessagePolicy !== undefined && !TERMINATION_MESSAGE_POLICIES.includes(c.terminationMessagePolicy as string)
+      ? problem(`${prop}.terminationMessagePolicy`, `one of ${TERMINATION_MESSAGE_POLICIES.join(', ')}`, c.terminationMessagePolicy) : undefined,
+    c.lifecycle !== undefined && !(isRecord(c.lifecycle) && Object.entries(c.lifecycle).every(([k, h]) => ['postStart', 'preStop'].includes(k) && (h === undefined || hasToKube(h))))
+      ? problem(`${prop}.lifecycle`, 'an object { postStart?, preStop? } of cdk8s-plus Handlers (Handler.fromCommand(...), .fromHttpGet(...))', c.lifecycle) : undefined,
+    c.envFrom !== undefined && !(Array.isArray(c.envFrom) && c.envFrom.every(hasToKube)) ? problem(`${prop}.envFrom`, 'an array of cdk8s-plus EnvFrom (Env.fromConfigMap(...), Env.fromSecret(...))', c.envFrom) : undefined,
+  );
+  for (const key of Object.keys(c).filter((k) => !CONTAINER_KEYS.includes(k))) {
+    problems.push(problem(`${prop}[key]`, `one of ${CONTAINER_KEYS.join(', ')}`, key));
+  }
+  if (c.env !== undefined) {
+    if (!isRecord(c.env)) {
+      problems.push(problem(`${prop}.env`, 'an object of variable names to EnvValue (e.g. DownwardApi.nodeName())', c.env));
+    } else {
+      for (const [name, value] of Object.entries(c.env)) {
+        problems.push(...defined(
+          /^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name) ? undefined : problem(`${prop}.env[key]`, 'an environment variable name ([-._a-zA-Z][-._a-zA-Z0-9]*, as the API server requires)', name),
+          isEnvValue(value) ? undefined : problem(`${prop}.env.${name}`, 'an EnvValue, e.g. EnvValue.fromValue(...) or DownwardApi.nodeName()', value),
+        ));
+      }
+    }
+  }
+  for (const probe of ['readiness', 'liveness', 'startup'] as const) {
+    if (c[probe] !== undefined && !hasToKube(c[probe])) {
+      problems.push(problem(`${prop}.${probe}`, 'a cdk8s-plus Probe, e.g. Probe.fromHttpGet(...)', c[probe]));
+    }
+  }
+  if (c.securityContext !== undefined) {
+    problems.push(...securityContextProblems(`${prop}.securityContext`, c.securityContext, defaults.windows));
+  }
+  if (c.resources !== undefined) {
+    problems.push(...checkResources(`${prop}.resources`, c.resources as kplus.ContainerResources));
+  }
+  if (c.ports !== undefined) {
+    problems.push(...portProblems(`${prop}.ports`, c.ports, defaults.hostNetwork));
+  }
+  if (c.mounts !== undefined) {
+    if (!Array.isArray(c.mounts)) {
+      problems.push(problem(`${prop}.mounts`, 'an array of AgentMount { volume, path, ... }', c.mounts));
+    } else {
+      const privileged = isRecord(c.securityContext) && c.securityContext.privileged === true;
+      c.mounts.forEach((m, i) => problems.push(...mountProblems(`${prop}.mounts[${i}]`, m, volumes, privileged, defaults.windows)));
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,13 @@
+/**
+ * NodeAgent, the DaemonSet for any node agent, and its parts.
+ * @module
+ */
+export * from './containers';
+export * from './downward-api';
+export * from './metrics';
+export * from './node-agent';
+export * from './pod-security';
+export * from './props';
+export * from './rbac';
+export * from './update-strategy';
+export * from './volumes';

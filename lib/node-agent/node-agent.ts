@@ -1,0 +1,417 @@
+import { createHash } from 'node:crypto';
+import { ApiObject, Chart, Duration } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { checkObject, isBlocking } from '../checks/index';
+import { PodSecurityLevel } from '../checks/pod-security';
+import { WAIVER_PREFIX } from '../checks/rules';
+import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
+import { checkApplySize } from '../k8s/apply';
+import { defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { watchNameClashes } from '../name-clashes';
+import { NodePolicy } from '../node-policy';
+import { reportProblems } from '../validate-props';
+import { AgentDaemonSet } from './agent-daemon-set';
+import { AgentContainer, ContainerDefaults, containerProblems, kplusContainerProps, renderSecurityContext } from './containers';
+import { createMetrics } from './metrics';
+import { podSecurityProblems, RenderedPodSecurity, renderedPodSecurity } from './pod-security';
+import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, declaredVolumes, mountPathProblems, NodeAgentProps, propsProblems } from './props';
+import { createRbac } from './rbac';
+import { dedupe, mergeAffinity } from './scheduling';
+import { AgentUpdateStrategy } from './update-strategy';
+import { AgentMount, AgentVolume, renderMount } from './volumes';
+
+const BRAND = Symbol.for('node-reporter.NodeAgent');
+
+/** A container of the agent, and how its mounts are rendered. */
+interface OwnContainer {
+  readonly spec: AgentContainer;
+  readonly init: boolean;
+}
+
+/**
+ * A node agent: a DaemonSet that runs one pod on every node its
+ * {@link NodePolicy} makes eligible, with secure defaults (Pod Security
+ * "restricted", uid 65534, read-only root, drop ALL, seccomp RuntimeDefault,
+ * small requests, no API token).
+ *
+ * Everything an agent needs is a prop: containers, init containers and
+ * sidecars, volumes (typed host paths, emptyDir, ConfigMap, Secret,
+ * projected) mounted per container, privileges that keep the other defaults,
+ * host namespaces, RBAC, a metrics Service, Windows. The Pod Security level
+ * and the waivers are not declared twice: the checks judge the rendered pod,
+ * and construction fails when `podSecurity` does not match it.
+ *
+ * Built on cdk8s-plus-28's DaemonSet for containers, env, probes and
+ * lifecycle hooks. What cdk8s-plus cannot express is rendered in one place
+ * (the DaemonSet's `_toKube`): the selector `app: <name>` instead of a
+ * construct-path label, the policy's nodeSelector and affinity (merged with
+ * what `daemonSet.scheduling` adds), security contexts, volumes and mounts,
+ * host namespaces, update strategy.
+ *
+ * @example
+ * new NodeAgent(chart, 'Exporter', {
+ *   policy, name: 'node-exporter',
+ *   containers: [{ name: 'exporter', image: 'quay.io/prometheus/node-exporter:v1.8.2', ports: [{ number: 9100, name: 'metrics' }] }],
+ *   metrics: { port: 'metrics' },
+ * });
+ */
+export class NodeAgent extends Construct {
+  /**
+   * Whether `x` is a NodeAgent, also one made by another copy of this
+   * package (where `instanceof` would say no).
+   */
+  public static isNodeAgent(x: unknown): x is NodeAgent {
+    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
+  }
+
+  /** The eligibility policy. */
+  public readonly policy: NodePolicy;
+
+  /** The DaemonSet's name. */
+  public readonly name: string;
+
+  /** The selector's labels, `{ app: <name> }`; every pod carries them. */
+  public readonly selectorLabels: Record<string, string>;
+
+  /** How a new version reaches the nodes. */
+  public readonly updateStrategy: AgentUpdateStrategy;
+
+  /** Seconds a new pod must be ready before it counts as available. */
+  public readonly minReadySeconds: number;
+
+  /** Seconds a pod may take to stop. */
+  public readonly terminationGracePeriodSeconds: number;
+
+  /** How many old ControllerRevisions are kept. */
+  public readonly revisionHistoryLimit: number;
+
+  /** The uid the containers run as (Linux). */
+  public readonly runAsUser: number;
+
+  /** The gid the containers run as (Linux). */
+  public readonly runAsGroup: number;
+
+  /** Whether the pods share the node's network namespace. */
+  public readonly hostNetwork: boolean;
+
+  /** Whether the pods see the node's processes. */
+  public readonly hostPID: boolean;
+
+  /** Whether the pods share the node's IPC namespace. */
+  public readonly hostIPC: boolean;
+
+  /** Whether the agent runs on Windows nodes (its policy's operating system). */
+  public readonly windows: boolean;
+
+  /** The `kubernetes.io/change-cause` annotation, if any. */
+  public readonly changeCause?: string;
+
+  /** The pods' PriorityClass, if any. */
+  public readonly priorityClassName?: string;
+
+  /** The Pod Security level the agent's namespace must enforce: the strictest that admits its rendered pod. */
+  public readonly podSecurityLevel: PodSecurityLevel;
+
+  /** The volumes the pods declare (the `hostPaths` shorthand and the config included). */
+  public readonly volumes: readonly AgentVolume[];
+
+  /** The cdk8s-plus DaemonSet underneath; as a pod selector it selects the agent's pods. */
+  public readonly daemonSet: kplus.DaemonSet;
+
+  /** The ServiceAccount, when `serviceAccount` is set. */
+  public readonly serviceAccountResource?: kplus.k8s.KubeServiceAccount;
+
+  /** The ConfigMap, when `config` is set; a change to it (`addData`) rolls the agents too. */
+  public readonly configMap?: kplus.ConfigMap;
+
+  /** The metrics Service, when `metrics` asks for one. */
+  public readonly metricsService?: kplus.k8s.KubeService;
+
+  private readonly ds: AgentDaemonSet;
+  private readonly own: OwnContainer[] = [];
+  private readonly everyContainerMounts: AgentMount[];
+  private readonly volumesByName: Map<string, AgentVolume>;
+  private readonly podSecurityReason?: string;
+  private readonly props: NodeAgentProps;
+  private rules: string[] = [];
+  private renderedAtConstruction?: string;
+
+  constructor(scope: Construct, id: string, props: NodeAgentProps) {
+    super(scope, id);
+    const namespace = Chart.of(this).namespace;
+    reportProblems(this, propsProblems(props, namespace));
+    Object.defineProperty(this, BRAND, { value: true });
+
+    this.props = props;
+    this.policy = props.policy;
+    this.name = props.name;
+    this.windows = props.policy.matchLabels['kubernetes.io/os'] === 'windows';
+    this.updateStrategy = props.updateStrategy ?? AgentUpdateStrategy.rollingUpdate();
+    this.minReadySeconds = props.minReadySeconds ?? 0;
+    this.terminationGracePeriodSeconds = props.terminationGracePeriodSeconds ?? 30;
+    this.revisionHistoryLimit = props.revisionHistoryLimit ?? 10;
+    this.runAsUser = props.runAsUser ?? DEFAULT_RUN_AS_ID;
+    this.runAsGroup = props.runAsGroup ?? this.runAsUser;
+    this.hostNetwork = props.hostNetwork ?? props.hostProcess === true;
+    this.hostPID = props.hostPID ?? false;
+    this.hostIPC = props.hostIPC ?? false;
+    this.changeCause = props.changeCause;
+    this.priorityClassName = props.priorityClassName;
+    this.podSecurityReason = props.podSecurity?.reason;
+    this.selectorLabels = { [SELECTOR_LABEL_KEY]: this.name };
+    this.volumes = declaredVolumes(props);
+    this.volumesByName = new Map(this.volumes.map((v) => [v.name, v]));
+    this.everyContainerMounts = [
+      ...(props.hostPaths ?? []).map((m) => ({ volume: m.name, path: m.mountPath, readOnly: true, propagation: m.propagation })),
+      ...(props.config?.mountPath !== undefined ? [{ volume: CONFIG_VOLUME, path: props.config.mountPath }] : []),
+    ];
+
+    const labels = { ...props.labels, ...this.selectorLabels };
+    const annotations: Record<string, string> = { ...props.annotations };
+    if (this.changeCause !== undefined) {
+      annotations[CHANGE_CAUSE_ANNOTATION] = this.changeCause;
+    }
+
+    if (props.serviceAccount) {
+      const rbac = createRbac(this, props.serviceAccount, this.name, namespace!, labels);
+      this.serviceAccountResource = rbac.serviceAccount;
+    }
+    if (props.config) {
+      this.configMap = new kplus.ConfigMap(this, 'Config', { metadata: { name: `${this.name}-config`, labels }, data: props.config.data });
+    }
+
+    const runAs = this.windows ? undefined : { user: this.runAsUser, group: this.runAsGroup, ensureNonRoot: this.runAsUser !== 0, fsGroup: props.fsGroup };
+    this.ds = new AgentDaemonSet(this, 'Resource', {
+      metadata: { name: this.name, labels, annotations },
+      podMetadata: { labels, annotations: { ...props.annotations } },
+      // cdk8s-plus would select on a label derived from the construct path.
+      select: false,
+      minReadySeconds: this.minReadySeconds,
+      terminationGracePeriod: Duration.seconds(this.terminationGracePeriodSeconds),
+      automountServiceAccountToken: props.serviceAccount !== undefined ? props.serviceAccount.automountToken ?? true : props.serviceAccountName !== undefined,
+      securityContext: runAs,
+      hostNetwork: this.hostNetwork,
+      dns: props.dns ?? (this.hostNetwork ? { policy: kplus.DnsPolicy.CLUSTER_FIRST_WITH_HOST_NET } : undefined),
+    }, {
+      render: (spec) => this.render(spec),
+      selectorLabels: this.selectorLabels,
+      addContainerHint: 'use agent.addContainer({ ... }) or agent.addInitContainer({ ... }), or the containers and initContainers props',
+    });
+    this.daemonSet = this.ds;
+    this.ds.select(kplus.LabelSelector.of({ labels: this.selectorLabels }));
+    props.containers.forEach((c) => this.addOwn(c, false));
+    (props.initContainers ?? []).forEach((c) => this.addOwn(c, true));
+    this.ds._seal();
+
+    if (props.metrics) {
+      this.metricsService = createMetrics(this, props.metrics, this.name, props.containers, this.selectorLabels, labels);
+    }
+
+    // What the pod needs is what the checks say of the rendered pod.
+    const needs = renderedPodSecurity(this.renderDaemonSet());
+    reportProblems(this, podSecurityProblems(props.podSecurity, needs));
+    this.podSecurityLevel = needs.level;
+    this.writeWaivers(needs);
+    reportProblems(this, this.checksProblems());
+    this.renderedAtConstruction = JSON.stringify(this.renderDaemonSet());
+
+    // Only at synth is the whole app known, and the escape hatches done with.
+    this.node.addValidation({ validate: () => this.validateAtSynth() });
+    watchNameClashes(this);
+  }
+
+  /** The checks rules the agent's pod breaks on purpose, waived with the `podSecurity` reason. */
+  public get waivedRules(): readonly string[] {
+    return [...this.rules];
+  }
+
+  /**
+   * Adds a main container or sidecar with the agent's defaults and its
+   * every-container mounts; checked like the props.
+   */
+  public addContainer(container: AgentContainer): void {
+    this.addChecked(container, false);
+  }
+
+  /** Adds an init container (after those of the props) with the agent's defaults and its every-container mounts. */
+  public addInitContainer(container: AgentContainer): void {
+    this.addChecked(container, true);
+  }
+
+  private addChecked(container: AgentContainer, init: boolean): void {
+    const prop = `${init ? 'initContainers' : 'containers'}[${this.own.filter((c) => c.init === init).length}]`;
+    const problems = containerProblems(prop, container, this.volumesByName, this.containerDefaults());
+    if (isRecord(container) && this.own.some((c) => c.spec.name === container.name)) {
+      problems.push(problem(`${prop}.name`, 'unique among the containers and init containers', container.name));
+    }
+    reportProblems(this, problems);
+    reportProblems(this, mountPathProblems(prop, [...this.everyContainerMounts, ...(container.mounts ?? [])]));
+    this.addOwn(container, init);
+    // The level and waivers follow the new pod; a level change needs new props.
+    const needs = renderedPodSecurity(this.renderDaemonSet());
+    if (needs.level !== this.podSecurityLevel) {
+      throw new Error(`${this.node.path}: ${prop} makes the agent's pod need Pod Security '${needs.level}' (${needs.details.join(', ')}) but it was built for '${this.podSecurityLevel}'; declare it in the props and set podSecurity to match`);
+    }
+    this.writeWaivers(needs);
+    reportProblems(this, this.checksProblems());
+    this.renderedAtConstruction = JSON.stringify(this.renderDaemonSet());
+  }
+
+  private addOwn(container: AgentContainer, init: boolean): void {
+    this.own.push({ spec: container, init });
+    this.ds._addAgentContainer(kplusContainerProps(container, this.containerDefaults()), init);
+  }
+
+  private containerDefaults(): ContainerDefaults {
+    return { runAsUser: this.runAsUser, runAsGroup: this.runAsGroup, windows: this.windows, hostNetwork: this.hostNetwork };
+  }
+
+  /** The DaemonSet's manifest as it would be written now. */
+  private renderDaemonSet(): Record<string, unknown> {
+    return ApiObject.of(this.ds).toJson();
+  }
+
+  /**
+   * One waiver annotation per control the pod breaks, with the `podSecurity`
+   * reason. Nothing un-breaks a control after construction (cdk8s-plus
+   * removes no volume, and containers come only through the agent), so the
+   * set only grows.
+   */
+  private writeWaivers(needs: RenderedPodSecurity): void {
+    const metadata = ApiObject.of(this.ds).metadata;
+    for (const rule of needs.rules) {
+      metadata.addAnnotation(WAIVER_PREFIX + rule, this.podSecurityReason!);
+    }
+    this.rules = needs.rules;
+  }
+
+  /**
+   * What the manifest checks would refuse in the agent's own objects, as
+   * problems of the props: the checks are the one home of the API server's
+   * rules, and this makes construction fail where synth would. Custom
+   * resources (a ServiceMonitor) are the checks' to judge against their CRD.
+   */
+  private checksProblems(): Problem[] {
+    const problems: Problem[] = [];
+    for (const obj of this.node.findAll().filter(ApiObject.isApiObject)) {
+      const json = obj.toJson();
+      if (String(json.apiVersion).startsWith('monitoring.coreos.com/')) {
+        continue;
+      }
+      for (const f of checkObject(json).filter(isBlocking)) {
+        problems.push(`${propOf(f.path, json.kind)} is refused by the manifest checks: ${f.object} ${f.path}: ${f.message} [${f.rule.id}]`);
+      }
+      problems.push(...defined(checkApplySize(json.kind === 'ConfigMap' ? 'config.data' : json.kind === 'DaemonSet' ? 'annotations' : 'props', json)));
+    }
+    return problems;
+  }
+
+  /** At synth: what changed after construction (through `daemonSet`, `configMap`) still holds. */
+  private validateAtSynth(): string[] {
+    const rendered = this.renderDaemonSet();
+    if (JSON.stringify(rendered) === this.renderedAtConstruction && this.configMap === undefined) {
+      return [];
+    }
+    const needs = renderedPodSecurity(rendered);
+    if (needs.level !== this.podSecurityLevel) {
+      return [`the DaemonSet's pod now needs Pod Security '${needs.level}' (${needs.details.join(', ') || 'it breaks nothing'}) but the agent was built for '${this.podSecurityLevel}': something changed it after construction (agent.daemonSet?); declare it in NodeAgentProps and set podSecurity to match`];
+    }
+    this.writeWaivers(needs);
+    return this.checksProblems();
+  }
+
+  /**
+   * The one place the DaemonSet's spec gets what cdk8s-plus cannot render:
+   * the policy's scheduling (merged with what was added through
+   * `daemonSet.scheduling`), the selector-only pod labels, security contexts,
+   * volumes and mounts, host namespaces, the service account, priority,
+   * update strategy and history limit. The spec is in the L1 types
+   * (TypeScript names, IntOrString wrappers).
+   */
+  private render(spec: kplus.k8s.DaemonSetSpec): kplus.k8s.DaemonSetSpec {
+    const pod = spec.template.spec!;
+    const props = this.props;
+    const policy = this.policy.podScheduling();
+    const metadata = spec.template.metadata ?? {};
+    const podLabels = { ...metadata.labels };
+    // cdk8s-plus labels pods with their construct address; a moved construct
+    // would then roll every pod for nothing.
+    delete podLabels['cdk8s.io/metadata.addr'];
+    const podAnnotations: Record<string, string> = { ...metadata.annotations };
+    for (const c of this.own) {
+      if (c.spec.securityContext?.appArmorProfile !== undefined) {
+        podAnnotations[APPARMOR_ANNOTATION_PREFIX + c.spec.name] = c.spec.securityContext.appArmorProfile;
+      }
+    }
+    if (this.configMap) {
+      // From the ConfigMap as it is now, so that configMap.addData() rolls the agents too.
+      podAnnotations[CONFIG_CHECKSUM_ANNOTATION] = checksum(this.configMap.data);
+    }
+    const tolerations = dedupe([...(policy.tolerations ?? []), ...(pod.tolerations ?? [])]);
+    const volumes = [...(pod.volumes ?? []), ...this.volumes.map((v) => v._toKube())];
+    const defaults = this.containerDefaults();
+    const renderContainer = (init: boolean) => (c: kplus.k8s.Container): kplus.k8s.Container => {
+      const own = this.own.find((o) => o.init === init && o.spec.name === c.name);
+      if (!own) {
+        return c;
+      }
+      const mounts = [...this.everyContainerMounts, ...(own.spec.mounts ?? [])].map((m) => renderMount(m, this.volumesByName.get(m.volume)!));
+      return {
+        ...c,
+        securityContext: renderSecurityContext(own.spec, defaults),
+        volumeMounts: nonEmpty([...(c.volumeMounts ?? []), ...mounts]),
+        terminationMessagePolicy: own.spec.terminationMessagePolicy,
+      };
+    };
+    return {
+      ...spec,
+      revisionHistoryLimit: this.revisionHistoryLimit,
+      updateStrategy: this.updateStrategy.toKube(),
+      template: {
+        ...spec.template,
+        metadata: { ...metadata, labels: podLabels, annotations: Object.keys(podAnnotations).length > 0 ? podAnnotations : undefined },
+        spec: {
+          ...pod,
+          containers: pod.containers.map(renderContainer(false)),
+          initContainers: pod.initContainers?.map(renderContainer(true)),
+          volumes: nonEmpty(volumes),
+          securityContext: this.windows
+            ? (props.hostProcess ? { windowsOptions: { hostProcess: true } } : undefined)
+            : { ...pod.securityContext, supplementalGroups: props.supplementalGroups ? [...props.supplementalGroups] : undefined },
+          os: this.windows ? { name: 'windows' } : pod.os,
+          nodeSelector: policy.nodeSelector ? { ...policy.nodeSelector, ...pod.nodeSelector } : pod.nodeSelector,
+          tolerations: tolerations.length > 0 ? tolerations : undefined,
+          affinity: mergeAffinity(pod.affinity, policy.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms, props.podAntiAffinity),
+          ...(this.hostPID ? { hostPid: true } : {}),
+          ...(this.hostIPC ? { hostIpc: true } : {}),
+          ...(props.shareProcessNamespace ? { shareProcessNamespace: true } : {}),
+          ...(props.runtimeClassName !== undefined ? { runtimeClassName: props.runtimeClassName } : {}),
+          ...(props.imagePullSecrets ? { imagePullSecrets: props.imagePullSecrets.map((name) => ({ name })) } : {}),
+          ...(props.serviceAccount ? { serviceAccountName: this.name } : props.serviceAccountName !== undefined ? { serviceAccountName: props.serviceAccountName } : {}),
+          ...(this.priorityClassName !== undefined ? { priorityClassName: this.priorityClassName } : {}),
+        },
+      },
+    };
+  }
+}
+
+/** Where in the props a manifest path of the DaemonSet comes from, for the checks' findings. */
+function propOf(path: string, kind: unknown): string {
+  const container = /^spec\.template\.spec\.(containers|initContainers)\[(\d+)\]/.exec(path);
+  if (container) {
+    return `'${container[1]}[${container[2]}]'`;
+  }
+  const field = /^spec\.template\.spec\.([A-Za-z]+)/.exec(path);
+  return field ? `'${field[1]}'` : `The ${String(kind)}`;
+}
+
+function nonEmpty<T>(items: T[]): T[] | undefined {
+  return items.length > 0 ? items : undefined;
+}
+
+/** A stable digest of the config: file names sorted, so key order does not roll the agents. */
+function checksum(data: Record<string, string>): string {
+  const sorted = Object.keys(data).sort().map((k) => [k, data[k]]);
+  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
+}

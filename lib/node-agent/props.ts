@@ -1,0 +1,522 @@
+/**
+ * NodeAgent's props and every rule they must follow, checked at
+ * construction with the prop's name in each message. The rules of the
+ * parts (containers, volumes, RBAC, metrics) are theirs; this file puts them
+ * together and adds the rules across parts.
+ */
+import * as kplus from 'cdk8s-plus-28';
+import { WAIVER_PREFIX } from '../checks/rules';
+import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
+import {
+  checkAnnotations,
+  checkConfigKey,
+  checkDns1123Label,
+  checkDns1123Subdomain,
+  checkInteger,
+  checkLabels,
+  checkQualifiedName,
+  checkSingleLine,
+  defined,
+  isRecord,
+  Problem,
+  problem,
+  show,
+} from '../k8s/syntax';
+import { NodePolicy } from '../node-policy';
+import { AgentContainer, ContainerDefaults,containerProblems } from './containers';
+import { AgentMetrics, metricsProblems } from './metrics';
+import { AgentPodSecurity } from './pod-security';
+import { AgentServiceAccount, serviceAccountProblems } from './rbac';
+import { AgentUpdateStrategy } from './update-strategy';
+import { AgentMount, AgentVolume, checkAbsolutePath, HostPathMount } from './volumes';
+
+/** The pod template annotation that holds the config's checksum, so a config change rolls the agents. */
+export const CONFIG_CHECKSUM_ANNOTATION = 'node-reporter.dev/config-sha256';
+
+/** The DaemonSet annotation `kubectl rollout history` shows. */
+export const CHANGE_CAUSE_ANNOTATION = 'kubernetes.io/change-cause';
+
+/** The pod annotation prefix of a container's AppArmor profile (Kubernetes 1.28). */
+export const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
+
+/** The name of the config's volume, which containers may mount like any other. */
+export const CONFIG_VOLUME = 'config';
+
+/** A config file set, as a ConfigMap `<name>-config` whose checksum on the pod template rolls the agents when it changes. */
+export interface AgentConfig {
+  /** File name to content; names are ConfigMap keys. */
+  readonly data: Record<string, string>;
+  /**
+   * Where every container sees the files, absolute; or mount the volume
+   * `config` yourself, per container (e.g. one file by `subPath`).
+   * @default - mounted nowhere by default
+   */
+  readonly mountPath?: string;
+}
+
+/** Pods the agent's pods must not share a topology domain (by default: a node) with. */
+export interface PodAntiAffinityTerm {
+  /** The labels of those pods (in the agent's namespace). */
+  readonly labels: Record<string, string>;
+  /**
+   * The node label whose value is the domain.
+   * @default 'kubernetes.io/hostname' - one node
+   */
+  readonly topologyKey?: string;
+}
+
+/**
+ * Props for {@link NodeAgent}.
+ */
+export interface NodeAgentProps {
+  /** Which nodes run the agent. */
+  readonly policy: NodePolicy;
+
+  /** The DaemonSet's name, a DNS-1123 label; also its selector label `app`, and the name of the objects it creates with it. */
+  readonly name: string;
+
+  /** The agent's containers (the main one and its sidecars), at least one. */
+  readonly containers: AgentContainer[];
+
+  /**
+   * Containers that run to completion, in order, before the others start
+   * (e.g. to prepare a host path); with the same secure defaults.
+   * @default - none
+   */
+  readonly initContainers?: AgentContainer[];
+
+  /**
+   * The pods' volumes, declared once; each container mounts those it needs
+   * (`mounts`). Host paths break Pod Security "baseline": set `podSecurity`.
+   * @default - none
+   */
+  readonly volumes?: AgentVolume[];
+
+  /**
+   * Host paths mounted read-only into every container, e.g. `/` at
+   * `/host/root`: the shorthand of a hostPath volume mounted by all.
+   * @default - none
+   */
+  readonly hostPaths?: HostPathMount[];
+
+  /**
+   * Run in the node's network namespace (and resolve cluster names with
+   * `dnsPolicy: ClusterFirstWithHostNet`, unless `dns` says otherwise).
+   * @default false, or true for a Windows host process
+   */
+  readonly hostNetwork?: boolean;
+
+  /**
+   * See the node's processes.
+   * @default false
+   */
+  readonly hostPID?: boolean;
+
+  /**
+   * Share the node's IPC namespace.
+   * @default false
+   */
+  readonly hostIPC?: boolean;
+
+  /**
+   * On Windows nodes: run the containers as host processes (`windowsOptions.hostProcess`), with host networking as the API server requires.
+   * @default false
+   */
+  readonly hostProcess?: boolean;
+
+  /**
+   * A ServiceAccount `<name>` of its own, with what it may do (cluster-wide
+   * rules, rules in its namespace, existing ClusterRoles); its API token is
+   * mounted into the pods unless `automountToken` is false.
+   * @default - no ServiceAccount of its own and no token
+   */
+  readonly serviceAccount?: AgentServiceAccount;
+
+  /**
+   * An existing ServiceAccount the pods run as, with its token mounted; not with `serviceAccount`.
+   * @default - see `serviceAccount`
+   */
+  readonly serviceAccountName?: string;
+
+  /**
+   * Config files, as a ConfigMap `<name>-config` and the volume `config`.
+   * @default - none
+   */
+  readonly config?: AgentConfig;
+
+  /**
+   * The uid the containers run as (Linux). 0 (root) breaks "restricted".
+   * @default 65534
+   */
+  readonly runAsUser?: number;
+
+  /**
+   * The gid the containers run as (Linux).
+   * @default - runAsUser
+   */
+  readonly runAsGroup?: number;
+
+  /**
+   * The group that owns the pods' volumes (Linux).
+   * @default - none
+   */
+  readonly fsGroup?: number;
+
+  /**
+   * More groups of the containers' processes (Linux).
+   * @default - none
+   */
+  readonly supplementalGroups?: number[];
+
+  /**
+   * Required when the agent's pod cannot meet Pod Security "restricted": the
+   * level its namespace must enforce (exactly the strictest that admits the
+   * pod, as the checks judge the rendered pod) and why. The DaemonSet then
+   * carries a waiver annotation with this reason for each control its pod breaks.
+   * @default - restricted, and an error if the pod is not
+   */
+  readonly podSecurity?: AgentPodSecurity;
+
+  /**
+   * The pods' PriorityClass, e.g. `system-node-critical`.
+   * @default - none: the cluster's default priority
+   */
+  readonly priorityClassName?: string;
+
+  /**
+   * The pods' RuntimeClass, e.g. `nvidia`.
+   * @default - the node's default runtime
+   */
+  readonly runtimeClassName?: string;
+
+  /**
+   * Secrets (of type kubernetes.io/dockerconfigjson) the kubelet pulls the images with.
+   * @default - none
+   */
+  readonly imagePullSecrets?: string[];
+
+  /**
+   * Whether the containers of a pod see each other's processes.
+   * @default false
+   */
+  readonly shareProcessNamespace?: boolean;
+
+  /**
+   * The pods' DNS: policy, nameservers, searches, options (cdk8s-plus' PodDnsProps).
+   * @default - ClusterFirst, or ClusterFirstWithHostNet with hostNetwork
+   */
+  readonly dns?: kplus.PodDnsProps;
+
+  /**
+   * Pods the agent's pods must not share a node (or another topology domain) with.
+   * @default - none
+   */
+  readonly podAntiAffinity?: PodAntiAffinityTerm[];
+
+  /**
+   * A metrics Service that selects the agent's pods, and optionally a ServiceMonitor or PodMonitor.
+   * @default - none
+   */
+  readonly metrics?: AgentMetrics;
+
+  /**
+   * How a new version reaches the nodes.
+   * @default AgentUpdateStrategy.rollingUpdate(): one node at a time, no surge
+   */
+  readonly updateStrategy?: AgentUpdateStrategy;
+
+  /**
+   * Extra labels on every object the agent creates and on its pods, never in the selector; may not set `app`.
+   * @default - none
+   */
+  readonly labels?: Record<string, string>;
+
+  /**
+   * Extra annotations on the DaemonSet and its pods. Changing one rolls every
+   * pod. May not set the annotations the agent owns (change-cause, config checksum, waivers, AppArmor).
+   * @default - none
+   */
+  readonly annotations?: Record<string, string>;
+
+  /**
+   * The `kubernetes.io/change-cause` annotation of the DaemonSet, shown by `kubectl rollout history`.
+   * @default - none
+   */
+  readonly changeCause?: string;
+
+  /**
+   * Seconds a new pod must be ready before it counts as available, 0 to 86400.
+   * @default 0
+   */
+  readonly minReadySeconds?: number;
+
+  /**
+   * Seconds a pod may take to stop, 0 to 86400.
+   * @default 30
+   */
+  readonly terminationGracePeriodSeconds?: number;
+
+  /**
+   * Old ControllerRevisions kept for `kubectl rollout undo`, 0 to 1000.
+   * @default 10
+   */
+  readonly revisionHistoryLimit?: number;
+}
+
+const PROP_KEYS = [
+  'policy', 'name', 'containers', 'initContainers', 'volumes', 'hostPaths', 'hostNetwork', 'hostPID', 'hostIPC', 'hostProcess',
+  'serviceAccount', 'serviceAccountName', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'supplementalGroups', 'podSecurity',
+  'priorityClassName', 'runtimeClassName', 'imagePullSecrets', 'shareProcessNamespace', 'dns', 'podAntiAffinity', 'metrics',
+  'updateStrategy', 'labels', 'annotations', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
+];
+
+/** @internal Every volume of the pods: `volumes`, the `hostPaths` shorthand, and the config's. */
+export function declaredVolumes(props: NodeAgentProps): AgentVolume[] {
+  return [
+    ...(props.hostPaths ?? []).map((m) => AgentVolume.hostPath(m.name, m.hostPath, { type: m.type })),
+    ...(props.volumes ?? []),
+    ...(props.config ? [AgentVolume.configMap(CONFIG_VOLUME, `${props.name}-config`)] : []),
+  ];
+}
+
+/** @internal Mount paths a container uses twice (pkg/apis/core/validation: ValidateVolumeMounts: must be unique). */
+export function mountPathProblems(prop: string, mounts: readonly AgentMount[]): Problem[] {
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const m of mounts) {
+    if (isRecord(m) && typeof m.path === 'string') {
+      if (seen.has(m.path)) {
+        problems.push(problem(`${prop}.mounts`, 'mounts at distinct paths (the every-container mounts of hostPaths and config.mountPath included)', m.path));
+      }
+      seen.add(m.path);
+    }
+  }
+  return problems;
+}
+
+function checkBoolean(prop: string, value: unknown): Problem | undefined {
+  return value !== undefined && typeof value !== 'boolean' ? problem(prop, 'a boolean', value) : undefined;
+}
+
+function checkIds(prop: string, value: unknown): Problem | undefined {
+  return Array.isArray(value) && value.every((v) => Number.isInteger(v) && v >= 0 && v <= 2147483647) ? undefined : problem(prop, 'an array of integers from 0 to 2147483647', value);
+}
+
+/** @internal Every problem with the props, named by prop, in one list. */
+export function propsProblems(props: NodeAgentProps, namespace: string | undefined): Problem[] {
+  if (!isRecord(props)) {
+    return [problem('props', 'an object of NodeAgentProps { policy, name, containers, ... }', props)];
+  }
+  const policyOk = NodePolicy.isNodePolicy(props.policy);
+  const windows = policyOk && props.policy.matchLabels['kubernetes.io/os'] === 'windows';
+  const hostNetwork = props.hostNetwork ?? props.hostProcess === true;
+  const problems = defined(
+    policyOk ? undefined : problem('policy', 'a NodePolicy (or LabeledNodePolicy)', props.policy),
+    checkDns1123Label('name', props.name),
+    ...(['hostNetwork', 'hostPID', 'hostIPC', 'hostProcess', 'shareProcessNamespace'] as const).map((k) => checkBoolean(k, props[k])),
+    props.runAsUser !== undefined ? checkInteger('runAsUser', props.runAsUser, 0, 2147483647) : undefined,
+    props.runAsGroup !== undefined ? checkInteger('runAsGroup', props.runAsGroup, 0, 2147483647) : undefined,
+    props.fsGroup !== undefined ? checkInteger('fsGroup', props.fsGroup, 0, 2147483647) : undefined,
+    props.supplementalGroups !== undefined ? checkIds('supplementalGroups', props.supplementalGroups) : undefined,
+    props.priorityClassName !== undefined ? checkDns1123Subdomain('priorityClassName', props.priorityClassName) : undefined,
+    props.runtimeClassName !== undefined ? checkDns1123Subdomain('runtimeClassName', props.runtimeClassName) : undefined,
+    props.serviceAccountName !== undefined ? checkDns1123Subdomain('serviceAccountName', props.serviceAccountName) : undefined,
+    props.serviceAccountName !== undefined && props.serviceAccount !== undefined ? problem('serviceAccountName', 'unset when the agent creates its own serviceAccount', props.serviceAccountName) : undefined,
+    props.changeCause !== undefined ? checkSingleLine('changeCause', props.changeCause, 1024) : undefined,
+    props.minReadySeconds !== undefined ? checkInteger('minReadySeconds', props.minReadySeconds, 0, 86400) : undefined,
+    props.terminationGracePeriodSeconds !== undefined ? checkInteger('terminationGracePeriodSeconds', props.terminationGracePeriodSeconds, 0, 86400) : undefined,
+    props.revisionHistoryLimit !== undefined ? checkInteger('revisionHistoryLimit', props.revisionHistoryLimit, 0, 1000) : undefined,
+    props.hostProcess === true && !windows ? problem('hostProcess', "false unless the policy's operatingSystem is 'windows'", props.hostProcess) : undefined,
+    // pkg/apis/core/validation: validateWindowsHostProcessPod.
+    props.hostProcess === true && props.hostNetwork === false ? problem('hostNetwork', 'true (or unset) for a Windows host process, as the API server requires', props.hostNetwork) : undefined,
+  );
+  for (const key of Object.keys(props).filter((k) => !PROP_KEYS.includes(k))) {
+    problems.push(problem('props[key]', `one of ${PROP_KEYS.join(', ')}`, key));
+  }
+  if (windows) {
+    // pkg/apis/core/validation: validateWindows (what a windows pod may not set).
+    for (const key of ['hostPID', 'hostIPC', 'shareProcessNamespace'] as const) {
+      if (props[key] === true) problems.push(problem(key, 'false or unset on a Windows agent', props[key]));
+    }
+    for (const key of ['runAsUser', 'runAsGroup', 'fsGroup', 'supplementalGroups'] as const) {
+      if (props[key] !== undefined) problems.push(problem(key, 'unset on a Windows agent (a Linux-only field; use securityContext.windowsOptions.runAsUserName)', props[key]));
+    }
+  }
+  if (props.imagePullSecrets !== undefined) {
+    if (!Array.isArray(props.imagePullSecrets)) {
+      problems.push(problem('imagePullSecrets', 'an array of Secret names', props.imagePullSecrets));
+    } else {
+      props.imagePullSecrets.forEach((s, i) => problems.push(...defined(checkDns1123Subdomain(`imagePullSecrets[${i}]`, s))));
+    }
+  }
+  if (props.labels !== undefined) {
+    problems.push(...checkLabels('labels', props.labels));
+    if (isRecord(props.labels) && Object.prototype.hasOwnProperty.call(props.labels, SELECTOR_LABEL_KEY)) {
+      problems.push(`'labels' must not set '${SELECTOR_LABEL_KEY}', the selector label this construct owns, but got "${SELECTOR_LABEL_KEY}: ${props.labels[SELECTOR_LABEL_KEY]}"`);
+    }
+  }
+  if (props.annotations !== undefined) {
+    problems.push(...checkAnnotations('annotations', props.annotations));
+    for (const key of isRecord(props.annotations) ? Object.keys(props.annotations) : []) {
+      const owned = key === CHANGE_CAUSE_ANNOTATION ? "use 'changeCause'" : key.startsWith(WAIVER_PREFIX) ? "use 'podSecurity' with a reason"
+        : key === CONFIG_CHECKSUM_ANNOTATION ? 'it is the config checksum' : key.startsWith(APPARMOR_ANNOTATION_PREFIX) ? "use the container's securityContext.appArmorProfile" : undefined;
+      if (owned) {
+        problems.push(`'annotations' must not set ${JSON.stringify(key)}, which this construct owns (${owned})`);
+      }
+    }
+  }
+  if (props.updateStrategy !== undefined) {
+    problems.push(...(props.updateStrategy instanceof AgentUpdateStrategy || typeof (props.updateStrategy as { problems?: unknown })?.problems === 'function'
+      ? props.updateStrategy.problems()
+      : [problem('updateStrategy', 'an AgentUpdateStrategy (AgentUpdateStrategy.rollingUpdate() or .onDelete())', props.updateStrategy)]));
+  }
+  problems.push(...volumeProblems(props, windows));
+  const volumes = new Map(volumesOrNone(props).map((v) => [v.name, v]));
+  const defaults: ContainerDefaults = { runAsUser: props.runAsUser ?? DEFAULT_RUN_AS_ID, runAsGroup: props.runAsGroup ?? props.runAsUser ?? DEFAULT_RUN_AS_ID, windows, hostNetwork };
+  const everyContainer = [
+    ...(Array.isArray(props.hostPaths) ? props.hostPaths : []).map((m) => ({ volume: String(m?.name), path: m?.mountPath })),
+    ...(isRecord(props.config) && props.config.mountPath !== undefined ? [{ volume: CONFIG_VOLUME, path: props.config.mountPath }] : []),
+  ] as AgentMount[];
+  const containers: AgentContainer[] = [];
+  for (const [key, min] of [['containers', 1], ['initContainers', 0]] as const) {
+    const list = props[key];
+    if (list === undefined && min === 0) continue;
+    if (!Array.isArray(list) || list.length < min) {
+      problems.push(problem(key, `an array of ${min > 0 ? 'at least one ' : ''}AgentContainer`, list));
+      continue;
+    }
+    list.forEach((c, i) => {
+      problems.push(...containerProblems(`${key}[${i}]`, c, volumes, defaults));
+      if (isRecord(c)) {
+        problems.push(...mountPathProblems(`${key}[${i}]`, [...everyContainer, ...(Array.isArray(c.mounts) ? c.mounts : [])]));
+        if (containers.some((o) => o.name === c.name)) {
+          problems.push(problem(`${key}[${i}].name`, 'unique among the containers and init containers', c.name));
+        }
+        containers.push(c);
+      }
+    });
+  }
+  problems.push(...hostPortProblems(props, hostNetwork));
+  if (props.serviceAccount !== undefined) {
+    problems.push(...serviceAccountProblems(props.serviceAccount, props.name, namespace));
+  }
+  if (props.metrics !== undefined) {
+    problems.push(...metricsProblems(props.metrics, props.name, Array.isArray(props.containers) ? props.containers.filter(isRecord) : []));
+  }
+  if (props.dns !== undefined && !isRecord(props.dns)) {
+    problems.push(problem('dns', 'cdk8s-plus PodDnsProps { policy?, nameservers?, searches?, options? }', props.dns));
+  }
+  if (props.podAntiAffinity !== undefined) {
+    if (!Array.isArray(props.podAntiAffinity)) {
+      problems.push(problem('podAntiAffinity', 'an array of { labels, topologyKey? }', props.podAntiAffinity));
+    } else {
+      props.podAntiAffinity.forEach((t, i) => problems.push(...(isRecord(t) ? [
+        ...checkLabels(`podAntiAffinity[${i}].labels`, t.labels),
+        ...defined(t.topologyKey !== undefined ? checkQualifiedName(`podAntiAffinity[${i}].topologyKey`, t.topologyKey) : undefined),
+      ] : [problem(`podAntiAffinity[${i}]`, 'an object { labels, topologyKey? }', t)])));
+    }
+  }
+  return problems;
+}
+
+/** The volumes the props declare, when they can be read. */
+function volumesOrNone(props: NodeAgentProps): AgentVolume[] {
+  return [
+    ...(Array.isArray(props.hostPaths) ? props.hostPaths.filter(isRecord).map((m) => AgentVolume.hostPath(m.name, m.hostPath, { type: m.type })) : []),
+    ...(Array.isArray(props.volumes) ? props.volumes.filter((v): v is AgentVolume => v instanceof AgentVolume) : []),
+    ...(isRecord(props.config) ? [AgentVolume.configMap(CONFIG_VOLUME, `${props.name}-config`)] : []),
+  ];
+}
+
+function volumeProblems(props: NodeAgentProps, windows: boolean): Problem[] {
+  const problems: Problem[] = [];
+  const names: { prop: string; name: unknown }[] = [];
+  if (props.volumes !== undefined) {
+    if (!Array.isArray(props.volumes)) {
+      problems.push(problem('volumes', 'an array of AgentVolume (AgentVolume.hostPath(...), .emptyDir(...), .configMap(...), .secret(...), .projected(...))', props.volumes));
+    } else {
+      props.volumes.forEach((v, i) => {
+        if (!(v instanceof AgentVolume)) {
+          problems.push(problem(`volumes[${i}]`, 'an AgentVolume (AgentVolume.hostPath(...), .emptyDir(...), ...)', v));
+        } else {
+          problems.push(...v.problems(`volumes[${i}]`, windows));
+          names.push({ prop: `volumes[${i}].name`, name: v.name });
+        }
+      });
+    }
+  }
+  if (props.hostPaths !== undefined) {
+    if (!Array.isArray(props.hostPaths)) {
+      problems.push(problem('hostPaths', 'an array of { name, hostPath, mountPath, type?, propagation? }', props.hostPaths));
+    } else {
+      props.hostPaths.forEach((m, i) => {
+        const mount: Record<string, unknown> = isRecord(m) ? m : {};
+        problems.push(
+          ...AgentVolume.hostPath(mount.name as string, mount.hostPath as string, { type: mount.type as kplus.HostPathVolumeType }).problems(`hostPaths[${i}]`, windows)
+            .map((p) => p.replace(`'hostPaths[${i}].path'`, `'hostPaths[${i}].hostPath'`)),
+          ...defined(
+            checkAbsolutePath(`hostPaths[${i}].mountPath`, mount.mountPath, windows),
+            mount.propagation !== undefined && mount.propagation !== kplus.MountPropagation.HOST_TO_CONTAINER && mount.propagation !== kplus.MountPropagation.NONE
+              ? problem(`hostPaths[${i}].propagation`, 'HostToContainer or None (the shorthand mounts into every container; Bidirectional needs privileged ones: use volumes and mounts)', mount.propagation) : undefined,
+          ),
+        );
+        names.push({ prop: `hostPaths[${i}].name`, name: mount.name });
+      });
+    }
+  }
+  if (props.config !== undefined) {
+    const config = props.config;
+    if (!isRecord(config) || !isRecord(config.data) || Object.keys(config.data).length === 0) {
+      problems.push(problem('config', 'an object { data, mountPath? } with at least one file', config));
+    } else {
+      for (const [file, content] of Object.entries(config.data)) {
+        problems.push(...defined(
+          checkConfigKey('config.data[key]', file),
+          typeof content === 'string' ? undefined : problem(`config.data.${file}`, 'a string', content),
+        ));
+      }
+      if (config.mountPath !== undefined) {
+        problems.push(...defined(checkAbsolutePath('config.mountPath', config.mountPath, windows)));
+      }
+      names.push({ prop: 'config', name: CONFIG_VOLUME });
+    }
+  }
+  names.forEach((n, i) => {
+    if (names.findIndex((o) => o.name === n.name) !== i) {
+      problems.push(problem(n.prop, `a volume name no other volume uses${n.name === CONFIG_VOLUME ? " ('config' is the config's volume)" : ''}`, n.name));
+    }
+  });
+  return problems;
+}
+
+/**
+ * Host ports across the pod: each at most once (pkg/apis/core/validation:
+ * AccumulateUniqueHostPorts), and no surge with host ports (the surge pod
+ * could never bind the port the old pod holds, kubernetes/kubernetes#106417).
+ */
+function hostPortProblems(props: NodeAgentProps, hostNetwork: boolean): Problem[] {
+  const problems: Problem[] = [];
+  const seen = new Map<string, string>();
+  let bindsHost = false;
+  for (const [key, list] of [['containers', props.containers], ['initContainers', props.initContainers]] as const) {
+    (Array.isArray(list) ? list : []).forEach((c, i) => {
+      (isRecord(c) && Array.isArray(c.ports) ? c.ports : []).forEach((p: kplus.ContainerPort, j: number) => {
+        const hostPort = p?.hostPort ?? (hostNetwork ? p?.number : undefined);
+        if (hostPort === undefined) return;
+        bindsHost = true;
+        const id = `${hostPort}/${p.protocol ?? kplus.Protocol.TCP}`;
+        const prop = `${key}[${i}].ports[${j}]`;
+        if (seen.has(id)) {
+          problems.push(problem(prop, `a host port not bound by ${seen.get(id)} too${hostNetwork ? ' (with hostNetwork every port is a host port)' : ''}`, hostPort));
+        } else {
+          seen.set(id, prop);
+        }
+      });
+    });
+  }
+  if (bindsHost && props.updateStrategy instanceof AgentUpdateStrategy && props.updateStrategy.surges) {
+    problems.push(problem('updateStrategy', 'a rolling update without surge (maxSurge 0) for an agent that binds host ports (hostNetwork or hostPort): the surge pod could never bind the port the old pod holds, so the rollout stalls on every node (kubernetes/kubernetes#106417)', show(props.updateStrategy.maxSurge?.value)));
+  }
+  return problems;
+}
+

@@ -1,0 +1,211 @@
+/**
+ * A node agent's identity towards the API server: its ServiceAccount, the
+ * rules it is granted (cluster-wide and in its namespace), and bindings to
+ * ClusterRoles that exist already. Names of cluster-scoped objects are derived
+ * so that they can never collide across namespaces nor with built-in roles.
+ */
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { clusterScoped } from '../cluster-scoped';
+import { checkDns1123Label, defined, isRecord, Problem, problem } from '../k8s/syntax';
+
+/**
+ * A rule of a (Cluster)Role, as the API has it: resources of API groups
+ * (optionally only some by name), or, cluster-wide only, non-resource URLs.
+ */
+export interface AgentPolicyRule {
+  /**
+   * API groups, '' for the core group.
+   * @default - none: a rule on non-resource URLs
+   */
+  readonly apiGroups?: string[];
+  /**
+   * Resources, e.g. `pods` or `pods/eviction`.
+   * @default - none: a rule on non-resource URLs
+   */
+  readonly resources?: string[];
+  /** Verbs, e.g. `get`, `list`, `watch`. */
+  readonly verbs: string[];
+  /**
+   * Only these objects (by name) of the resources, e.g. the agent's own DaemonSet.
+   * @default - every object of the resources
+   */
+  readonly resourceNames?: string[];
+  /**
+   * URLs that are not resources, e.g. `/metrics`; cluster-wide rules only, and not with resources.
+   * @default - none
+   */
+  readonly nonResourceURLs?: string[];
+}
+
+/** The ServiceAccount a node agent creates for its pods, and what it may do. */
+export interface AgentServiceAccount {
+  /**
+   * Cluster-wide rules: a ClusterRole `node-agent:<namespace>:<name>` bound to the ServiceAccount.
+   * @default - none
+   */
+  readonly rules?: AgentPolicyRule[];
+
+  /**
+   * Rules in the agent's own namespace: a Role and RoleBinding `<name>` there.
+   * @default - none
+   */
+  readonly namespacedRules?: AgentPolicyRule[];
+
+  /**
+   * ClusterRoles that exist already (e.g. `system:node-problem-detector`),
+   * each bound cluster-wide to the ServiceAccount as `node-agent:<namespace>:<name>:<role>`.
+   * @default - none
+   */
+  readonly clusterRoles?: string[];
+
+  /**
+   * Whether the pods mount the ServiceAccount's API token.
+   * @default true
+   */
+  readonly automountToken?: boolean;
+}
+
+/** The prefix of the agents' cluster-scoped RBAC names; no built-in role has it. */
+export const RBAC_NAME_PREFIX = 'node-agent';
+
+/**
+ * The name of an agent's ClusterRole and ClusterRoleBinding:
+ * `node-agent:<namespace>:<agent>`. Namespaces and agent names are DNS-1123
+ * labels, which never hold ':', so two agents never share it (namespace `a-b`
+ * with agent `c` and namespace `a` with agent `b-c` differ), and the prefix
+ * keeps it clear of `cluster-admin`, `admin`, `edit`, `view` and `system:*`.
+ */
+export function clusterRbacName(namespace: string, agent: string, role?: string): string {
+  return [RBAC_NAME_PREFIX, namespace, agent, ...(role !== undefined ? [role] : [])].join(':');
+}
+
+const RULE_KEYS = ['apiGroups', 'resources', 'verbs', 'resourceNames', 'nonResourceURLs'];
+const ACCOUNT_KEYS = ['rules', 'namespacedRules', 'clusterRoles', 'automountToken'];
+
+function strings(prop: string, value: unknown, min: number): Problem | undefined {
+  return Array.isArray(value) && value.length >= min && value.every((v) => typeof v === 'string' && v !== '')
+    ? undefined : problem(prop, `an array of ${min > 0 ? 'at least one ' : ''}non-empty strings`, value);
+}
+
+/** The problems of one rule (pkg/apis/rbac/validation: ValidatePolicyRule), unknown keys included. */
+function ruleProblems(prop: string, rule: unknown, namespaced: boolean): Problem[] {
+  if (!isRecord(rule)) {
+    return [problem(prop, 'an AgentPolicyRule { apiGroups, resources, verbs, resourceNames?, nonResourceURLs? }', rule)];
+  }
+  const problems = Object.keys(rule).filter((k) => !RULE_KEYS.includes(k)).map((k) => problem(`${prop}[key]`, `one of ${RULE_KEYS.join(', ')}`, k));
+  problems.push(...defined(strings(`${prop}.verbs`, rule.verbs, 1)));
+  if (rule.nonResourceURLs !== undefined) {
+    problems.push(...defined(
+      strings(`${prop}.nonResourceURLs`, rule.nonResourceURLs, 1),
+      namespaced ? problem(`${prop}.nonResourceURLs`, 'unset in a namespaced rule (non-resource URLs are cluster-wide)', rule.nonResourceURLs) : undefined,
+      rule.apiGroups !== undefined || rule.resources !== undefined || rule.resourceNames !== undefined
+        ? problem(prop, 'either a rule on resources or one on nonResourceURLs, not both', Object.keys(rule)) : undefined,
+    ));
+    return problems;
+  }
+  problems.push(...defined(
+    // The core group is '', so apiGroups may hold empty strings.
+    Array.isArray(rule.apiGroups) && rule.apiGroups.length > 0 && rule.apiGroups.every((g) => typeof g === 'string')
+      ? undefined : problem(`${prop}.apiGroups`, "an array of at least one API group ('' for the core group)", rule.apiGroups),
+    strings(`${prop}.resources`, rule.resources, 1),
+    rule.resourceNames !== undefined ? strings(`${prop}.resourceNames`, rule.resourceNames, 1) : undefined,
+  ));
+  return problems;
+}
+
+/** Every problem of the `serviceAccount` prop; the names it derives need the chart's namespace. */
+export function serviceAccountProblems(account: unknown, agentName: unknown, namespace: string | undefined): Problem[] {
+  if (!isRecord(account)) {
+    return [problem('serviceAccount', 'an AgentServiceAccount { rules?, namespacedRules?, clusterRoles?, automountToken? }', account)];
+  }
+  const problems = Object.keys(account).filter((k) => !ACCOUNT_KEYS.includes(k)).map((k) => problem('serviceAccount[key]', `one of ${ACCOUNT_KEYS.join(', ')}`, k));
+  for (const [key, namespaced] of [['rules', false], ['namespacedRules', true]] as const) {
+    const rules = account[key];
+    if (rules === undefined) continue;
+    if (!Array.isArray(rules) || rules.length === 0) {
+      problems.push(problem(`serviceAccount.${key}`, 'a non-empty array of AgentPolicyRule', rules));
+    } else {
+      rules.forEach((r, i) => problems.push(...ruleProblems(`serviceAccount.${key}[${i}]`, r, namespaced)));
+    }
+  }
+  if (account.clusterRoles !== undefined) {
+    const roles = account.clusterRoles;
+    if (!Array.isArray(roles) || roles.length === 0) {
+      problems.push(problem('serviceAccount.clusterRoles', 'a non-empty array of ClusterRole names', roles));
+    } else {
+      roles.forEach((r, i) => {
+        // rbac names are path segments (pkg/apis/rbac/validation: ValidateRBACName).
+        if (typeof r !== 'string' || r === '' || r === '.' || r === '..' || /[/%]/.test(r)) {
+          problems.push(problem(`serviceAccount.clusterRoles[${i}]`, "a ClusterRole name (no '/' or '%', not '.' or '..')", r));
+        } else if (roles.indexOf(r) !== i) {
+          problems.push(problem(`serviceAccount.clusterRoles[${i}]`, 'a ClusterRole not listed before', r));
+        }
+      });
+    }
+  }
+  if (account.automountToken !== undefined && typeof account.automountToken !== 'boolean') {
+    problems.push(problem('serviceAccount.automountToken', 'a boolean', account.automountToken));
+  }
+  if (agentName === 'default') {
+    problems.push(problem('name', "another name than 'default' when the agent has a serviceAccount: its ServiceAccount would be the namespace's default one, which every pod in the namespace runs as", agentName));
+  }
+  if (namespace === undefined) {
+    problems.push("'serviceAccount' needs the chart's namespace (the bindings name the ServiceAccount's namespace) but the chart has none");
+  } else {
+    problems.push(...defined(checkDns1123Label('chart namespace', namespace)));
+  }
+  return problems;
+}
+
+/** What the agent's RBAC created. */
+export interface AgentRbac {
+  /** The ServiceAccount. */
+  readonly serviceAccount: kplus.k8s.KubeServiceAccount;
+  /** The ClusterRole of `rules`, when there are some. */
+  readonly clusterRole?: kplus.k8s.KubeClusterRole;
+  /** The Role of `namespacedRules`, when there are some. */
+  readonly role?: kplus.k8s.KubeRole;
+}
+
+function copyRule(r: AgentPolicyRule): kplus.k8s.PolicyRule {
+  return {
+    apiGroups: r.apiGroups ? [...r.apiGroups] : undefined,
+    resources: r.resources ? [...r.resources] : undefined,
+    verbs: [...r.verbs],
+    resourceNames: r.resourceNames ? [...r.resourceNames] : undefined,
+    nonResourceUrLs: r.nonResourceURLs ? [...r.nonResourceURLs] : undefined,
+  };
+}
+
+/**
+ * Creates the ServiceAccount `<name>`, and for each kind of grant its role and
+ * binding, under `scope`.
+ */
+export function createRbac(scope: Construct, account: AgentServiceAccount, name: string, namespace: string, labels: Record<string, string>): AgentRbac {
+  const serviceAccount = new kplus.k8s.KubeServiceAccount(scope, 'ServiceAccount', { metadata: { name, labels } });
+  const subjects = [{ kind: 'ServiceAccount', name, namespace }];
+  const roleRef = (kind: string, roleName: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name: roleName });
+  let clusterRole: kplus.k8s.KubeClusterRole | undefined;
+  if (account.rules) {
+    const roleName = clusterRbacName(namespace, name);
+    clusterRole = new kplus.k8s.KubeClusterRole(scope, 'ClusterRole', { metadata: { name: roleName, labels }, rules: account.rules.map(copyRule) });
+    const binding = new kplus.k8s.KubeClusterRoleBinding(scope, 'ClusterRoleBinding', { metadata: { name: roleName, labels }, roleRef: roleRef('ClusterRole', roleName), subjects });
+    clusterScoped(clusterRole);
+    clusterScoped(binding);
+  }
+  let role: kplus.k8s.KubeRole | undefined;
+  if (account.namespacedRules) {
+    role = new kplus.k8s.KubeRole(scope, 'Role', { metadata: { name, labels }, rules: account.namespacedRules.map(copyRule) });
+    new kplus.k8s.KubeRoleBinding(scope, 'RoleBinding', { metadata: { name, labels }, roleRef: roleRef('Role', name), subjects });
+  }
+  for (const existing of account.clusterRoles ?? []) {
+    const binding = new kplus.k8s.KubeClusterRoleBinding(scope, `ClusterRoleBinding-${existing}`, {
+      metadata: { name: clusterRbacName(namespace, name, existing), labels },
+      roleRef: roleRef('ClusterRole', existing),
+      subjects,
+    });
+    clusterScoped(binding);
+  }
+  return { serviceAccount, clusterRole, role };
+}

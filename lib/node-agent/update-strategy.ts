@@ -1,0 +1,55 @@
+import * as kplus from 'cdk8s-plus-28';
+import { Problem } from '../k8s/syntax';
+import { checkRollingUpdate } from '../validate-props';
+
+/** How a new version of the agent reaches the nodes. */
+export class AgentUpdateStrategy {
+  /**
+   * Replace pods node by node: `maxUnavailable` nodes at a time without an
+   * agent, or `maxSurge` nodes at a time with two (never both non-zero, as the
+   * API server requires).
+   * @param options maxUnavailable (default 1, or 0 when maxSurge is non-zero) and maxSurge (default 0)
+   */
+  public static rollingUpdate(options: { readonly maxUnavailable?: kplus.PercentOrAbsolute; readonly maxSurge?: kplus.PercentOrAbsolute } = {}): AgentUpdateStrategy {
+    const maxSurge = options.maxSurge ?? kplus.PercentOrAbsolute.absolute(0);
+    const surging = typeof maxSurge?.isZero === 'function' && !maxSurge.isZero();
+    const maxUnavailable = options.maxUnavailable ?? kplus.PercentOrAbsolute.absolute(surging ? 0 : 1);
+    return new AgentUpdateStrategy('RollingUpdate', maxUnavailable, maxSurge);
+  }
+
+  /** Replace a pod only when someone deletes it: a new version never reaches running nodes by itself. */
+  public static onDelete(): AgentUpdateStrategy {
+    return new AgentUpdateStrategy('OnDelete');
+  }
+
+  private constructor(
+    /** `RollingUpdate` or `OnDelete`. */
+    public readonly type: 'RollingUpdate' | 'OnDelete',
+    /** For RollingUpdate: nodes that may be without a ready agent. */
+    public readonly maxUnavailable?: kplus.PercentOrAbsolute,
+    /** For RollingUpdate: nodes that may run two agents. */
+    public readonly maxSurge?: kplus.PercentOrAbsolute,
+  ) {}
+
+  /** Whether a rollout starts the new pod before it stops the old one (maxSurge non-zero). */
+  public get surges(): boolean {
+    return this.type === 'RollingUpdate' && this.maxSurge !== undefined && !(this.maxSurge.value === 0 || this.maxSurge.value === '0%');
+  }
+
+  /** The problems of this strategy (the API server's rules). */
+  public problems(): Problem[] {
+    return this.type === 'RollingUpdate' ? checkRollingUpdate(this.maxUnavailable!, this.maxSurge!) : [];
+  }
+
+  /** The DaemonSet's `updateStrategy`, in the L1 types of cdk8s-plus. */
+  public toKube(): kplus.k8s.DaemonSetUpdateStrategy {
+    if (this.type === 'OnDelete') {
+      return { type: 'OnDelete' };
+    }
+    return { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: intOrString(this.maxUnavailable!), maxSurge: intOrString(this.maxSurge!) } };
+  }
+}
+
+function intOrString(value: kplus.PercentOrAbsolute): kplus.k8s.IntOrString {
+  return typeof value.value === 'number' ? kplus.k8s.IntOrString.fromNumber(value.value) : kplus.k8s.IntOrString.fromString(value.value);
+}
