@@ -7,6 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ANNOTATIONS_SIZE_LIMIT, annotationsSizeAfterApply, LAST_APPLIED_ANNOTATION, lastAppliedSize } from '../k8s/apply';
 import { checkApiValidation } from './api-validation';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
 import { Finding, KubeObject, Problem } from './finding';
@@ -145,9 +146,6 @@ function problemsOf(obj: KubeObject): Problem[] {
   ]);
 }
 
-const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
-const ANNOTATIONS_LIMIT = 256 * 1024;
-
 /**
  * Client-side `kubectl apply` stores the object, as JSON, in its
  * last-applied-configuration annotation, and the annotations of an object
@@ -155,16 +153,10 @@ const ANNOTATIONS_LIMIT = 256 * 1024;
  * `kubectl apply --server-side`.
  */
 function checkLastApplied(obj: KubeObject): Problem[] {
-  const annotations: Record<string, unknown> = isObject(obj.metadata?.annotations) ? obj.metadata.annotations : {};
-  const others = Object.entries(annotations).filter(([k]) => k !== LAST_APPLIED)
-    .reduce((n, [k, v]) => n + Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0), 0);
-  const json = JSON.stringify(obj);
-  // Go's encoder escapes <, > and & as \u003c (5 more bytes each), and ends the value with a newline.
-  const stored = Buffer.byteLength(json) + 5 * (json.match(/[<>&]/g)?.length ?? 0) + 1;
-  const total = others + Buffer.byteLength(LAST_APPLIED) + stored;
-  return total <= ANNOTATIONS_LIMIT ? [] : [{
+  const total = annotationsSizeAfterApply(obj);
+  return total <= ANNOTATIONS_SIZE_LIMIT ? [] : [{
     rule: RULES.kubectlApply, path: 'metadata.annotations',
-    message: `Too long: client-side kubectl apply stores this object (${stored} bytes of JSON) in the annotation ${LAST_APPLIED}, and annotations may hold at most ${ANNOTATIONS_LIMIT} bytes in all (${total} here): apply it with kubectl apply --server-side`,
+    message: `Too long: client-side kubectl apply stores this object (${lastAppliedSize(obj)} bytes of JSON) in the annotation ${LAST_APPLIED_ANNOTATION}, and annotations may hold at most ${ANNOTATIONS_SIZE_LIMIT} bytes in all (${total} here): apply it with kubectl apply --server-side`,
   }];
 }
 
