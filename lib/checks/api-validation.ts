@@ -13,9 +13,11 @@
 import { checkDaemonSet, checkDeploymentLike } from './api/apps';
 import { checkJob } from './api/batch';
 import { Add } from './api/common';
-import { checkConfig, checkService } from './api/core';
+import { checkConfig, checkReplicationController, checkService } from './api/core';
 import { checkPod } from './api/core-pod';
 import { checkMeta } from './api/meta';
+import { checkPodAnnotations } from './api/pod-annotations';
+import { portWarnings } from './api/pod-warnings';
 import { checkPdb } from './api/policy';
 import { checkRbac } from './api/rbac';
 import { checkPriorityClass } from './api/scheduling';
@@ -30,6 +32,8 @@ export function checkApiValidation(obj: KubeObject, pod: PodTemplate | undefined
   if (pod) {
     const claims: unknown[] = obj.kind === 'StatefulSet' && Array.isArray(obj.spec?.volumeClaimTemplates) ? obj.spec.volumeClaimTemplates : [];
     checkPod(add, pod, claims.map((c) => (c as KubeObject | null)?.metadata?.name).filter((n): n is string => typeof n === 'string'));
+    checkPodAnnotations(add, pod);
+    problems.push(...portWarnings(pod));
   }
   switch (obj.kind) {
     case 'DaemonSet': checkDaemonSet(add, obj, pod); break;
@@ -37,6 +41,7 @@ export function checkApiValidation(obj: KubeObject, pod: PodTemplate | undefined
     case 'Job': case 'CronJob': checkJob(add, obj, pod); break;
     case 'Service': checkService(add, obj); break;
     case 'ConfigMap': case 'Secret': checkConfig(add, obj); break;
+    case 'ReplicationController': checkReplicationController(add, obj, pod); break;
     case 'Role': case 'ClusterRole': case 'RoleBinding': case 'ClusterRoleBinding': checkRbac(add, obj); break;
     case 'PriorityClass': checkPriorityClass(add, obj); break;
     case 'PodDisruptionBudget': checkPdb(add, obj); break;

@@ -10,18 +10,26 @@ import * as path from 'node:path';
 import { ANNOTATIONS_SIZE_LIMIT, annotationsSizeAfterApply, LAST_APPLIED_ANNOTATION, lastAppliedSize } from '../k8s/apply';
 import { checkApiValidation } from './api-validation';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
-import { Finding, KubeObject, Problem } from './finding';
+import { Finding, KubeObject, Problem, show } from './finding';
 import { checkMetadata } from './metadata';
+import { checkNamespaceLabels, namespacePolicies, NamespacePolicy } from './namespaces';
 import { normalize } from './normalize';
-import { checkPodSecurity } from './pod-security';
-import { podTemplateOf } from './pod-templates';
-import { ALL_RULES, Rule, RULES, WAIVER_PREFIX } from './rules';
+import { checkPodSecurity, isAtLeastAsStrict, PodSecurityLevel } from './pod-security';
+import { PodTemplate, podTemplateOf } from './pod-templates';
+import { ALL_RULES, Rule, RULES, Severity, WAIVER_PREFIX } from './rules';
 import { checkSchema } from './schema';
 import { checkWorkload } from './workload';
 import { Locator, parseYaml, YamlDocument } from './yaml';
 
 /** How to judge the input. */
 export interface CheckOptions {
+  /**
+   * The Pod Security level of namespaces the input does not hold (a Namespace
+   * in the input is judged at its own `pod-security.kubernetes.io/enforce`
+   * and `warn` labels).
+   * @default 'restricted'
+   */
+  readonly podSecurity?: 'privileged' | 'baseline' | 'restricted';
   /**
    * Kinds not to check at all: `Kind` (every apiVersion) or `apiVersion/Kind`
    * (`monitoring.coreos.com/v1/ServiceMonitor`). Each skip is reported as a note.
@@ -129,21 +137,25 @@ function asStatefulSetTemplate(obj: KubeObject, problems: Problem[]): Problem[] 
   });
 }
 
-/** The problems of one object (already normalized) by every rule of one object. */
-function problemsOf(obj: KubeObject): Problem[] {
-  const pod = podTemplateOf(obj);
+/**
+ * The problems of one object (already normalized) by every rule of one object
+ * but Pod Security: those of its schema and metadata, and the rest (Pod
+ * Security findings go between, so that a report reads from the object's
+ * shape to its details).
+ */
+function problemsOf(obj: KubeObject, pod: PodTemplate | undefined): { shape: Problem[]; rest: Problem[] } {
   const schema = checkSchema(obj);
   // A field the schema already refuses (a missing required one) is reported once.
   const withoutSchemaDuplicates = (list: Problem[]) => list.filter((p) => !schema.some((s) => s.path === p.path));
-  return asStatefulSetTemplate(obj, [
-    ...schema,
-    ...checkMetadata(obj),
-    ...(pod ? checkPodSecurity(pod) : []),
-    ...checkWorkload(obj, pod),
-    // The API server validates only kinds it serves.
-    ...(schema.some((p) => p.rule === RULES.removedApi || p.rule === RULES.unknownKind) ? [] : withoutSchemaDuplicates(checkApiValidation(obj, pod))),
-    ...checkDaemonSetRules(obj, pod),
-  ]);
+  return {
+    shape: asStatefulSetTemplate(obj, [...schema, ...checkMetadata(obj), ...checkNamespaceLabels(obj)]),
+    rest: asStatefulSetTemplate(obj, [
+      ...checkWorkload(obj, pod),
+      // The API server validates only kinds it serves.
+      ...(schema.some((p) => p.rule === RULES.removedApi || p.rule === RULES.unknownKind) ? [] : withoutSchemaDuplicates(checkApiValidation(obj, pod))),
+      ...checkDaemonSetRules(obj, pod),
+    ]),
+  };
 }
 
 /**
@@ -160,18 +172,47 @@ function checkLastApplied(obj: KubeObject): Problem[] {
   }];
 }
 
+/** A Pod Security problem, with the severity and note its namespace gives it. */
+interface PodSecurityProblem extends Problem {
+  /** Warning when the namespace only warns at this level. */
+  readonly severity?: Severity;
+  /** The namespace of the input that enforces it: a waiver does not admit the pod there. */
+  readonly enforcedBy?: NamespacePolicy;
+}
+
+/**
+ * The Pod Security problems of a pod: at its namespace's enforce level when
+ * the input holds the Namespace (and, as warnings, at its warn level), else
+ * at the level for namespaces not in the input.
+ */
+function podSecurityOf(obj: KubeObject, pod: PodTemplate | undefined, policies: Map<string, NamespacePolicy>, fallback: PodSecurityLevel): PodSecurityProblem[] {
+  if (!pod) return [];
+  const ns = obj.metadata?.namespace;
+  const policy = typeof ns === 'string' ? policies.get(ns) : undefined;
+  if (!policy) return checkPodSecurity(pod, fallback);
+  const enforced = checkPodSecurity(pod, policy.enforce).map((p) => ({ ...p, enforcedBy: policy }));
+  const warn = policy.warn;
+  if (warn === undefined || warn === policy.enforce || !isAtLeastAsStrict(warn, policy.enforce)) return enforced;
+  const warned = checkPodSecurity(pod, warn).filter((p) => !enforced.some((e) => e.path === p.path && e.rule === p.rule))
+    .map((p) => ({ ...p, severity: Severity.WARNING, message: `${p.message} (namespace ${show(policy.name)} warns at "${warn}")` }));
+  return [...enforced, ...warned];
+}
+
 /** Judges the entries together: each one, and the rules across them. */
 function judge(entries: readonly Entry[], options: CheckOptions): Finding[] {
   const clientSide = (options.apply ?? 'client-side') === 'client-side';
+  const fallback = (options.podSecurity ?? PodSecurityLevel.RESTRICTED) as PodSecurityLevel;
   const normalized = entries.map((e) => (isObject(e.object) ? normalize(e.object) : undefined));
-  const across = checkPdbsAgainstDaemonSets(normalized.map((n) => n?.object).filter(isObject));
+  const objects = normalized.map((n) => n?.object).filter(isObject);
+  const across = checkPdbsAgainstDaemonSets(objects);
+  const policies = namespacePolicies(objects);
   const findings: Finding[] = [];
   entries.forEach((entry, i) => {
     const object = describe(entry.object);
-    const finding = (p: Problem, waived?: string): Finding => {
+    const finding = (p: Problem, waived?: string, severity: Severity = p.rule.severity): Finding => {
       const at = prefixed(entry.at, p.path);
       const position = entry.locate?.(at);
-      return { ...p, path: at, severity: p.rule.severity, file: entry.file, object, ...(waived !== undefined ? { waived } : {}), ...(position ? { line: position.line, column: position.column } : {}) };
+      return { rule: p.rule, path: at, message: p.message, severity, file: entry.file, object, ...(waived !== undefined ? { waived } : {}), ...(position ? { line: position.line, column: position.column } : {}) };
     };
     const n = normalized[i];
     if (n === undefined) {
@@ -180,10 +221,21 @@ function judge(entries: readonly Entry[], options: CheckOptions): Finding[] {
     }
     const { waivers, problems: waiverProblems } = waiversOf(n.object);
     findings.push(...waiverProblems.map((p) => finding(p)));
+    const pod = podTemplateOf(n.object);
     const applied = clientSide ? checkLastApplied(entry.object) : [];
-    for (const p of [...n.problems, ...problemsOf(n.object), ...applied, ...(across.get(n.object) ?? [])]) {
-      findings.push(finding(p, waivers.get(p.rule.id)));
+    const { shape, rest } = problemsOf(n.object, pod);
+    for (const p of [...n.problems, ...shape]) findings.push(finding(p, waivers.get(p.rule.id)));
+    for (const p of podSecurityOf(n.object, pod, policies, fallback)) {
+      const waiver = waivers.get(p.rule.id);
+      if (p.enforcedBy) {
+        // The server refuses the pod whatever the annotation says.
+        const note = `namespace ${show(p.enforcedBy.name)} in the input enforces "${p.enforcedBy.enforce}"${waiver !== undefined ? ', and a waiver does not admit the pod there' : ''}`;
+        findings.push(finding({ ...p, message: `${p.message} (${note})` }, undefined, p.severity));
+      } else {
+        findings.push(finding(p, waiver, p.severity));
+      }
     }
+    for (const p of [...rest, ...applied, ...(across.get(n.object) ?? [])]) findings.push(finding(p, waivers.get(p.rule.id)));
   });
   return findings;
 }

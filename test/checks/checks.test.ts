@@ -42,7 +42,8 @@ describe('manifest checks: each rule, broken alone', () => {
     ['hostNetwork', (_, pod) => { pod.hostNetwork = true; pod.dnsPolicy = 'ClusterFirstWithHostNet'; }, ['pss-host-namespaces spec.template.spec.hostNetwork']],
     ['hostNetwork with the default dnsPolicy', (_, pod) => { pod.hostNetwork = true; }, ['pss-host-namespaces spec.template.spec.hostNetwork', 'hostnetwork-dns spec.template.spec.dnsPolicy']],
     ['hostPID and hostIPC', (_, pod) => { pod.hostPID = true; pod.hostIPC = true; }, ['pss-host-namespaces spec.template.spec.hostPID', 'pss-host-namespaces spec.template.spec.hostIPC']],
-    ['a Windows host process', (_, pod) => { pod.securityContext.windowsOptions = { hostProcess: true }; }, ['pss-host-process spec.template.spec.securityContext.windowsOptions.hostProcess']],
+    // validateWindowsHostProcessPod: host process containers need the host network.
+    ['a Windows host process', (_, pod) => { pod.securityContext.windowsOptions = { hostProcess: true }; }, ['pss-host-process spec.template.spec.securityContext.windowsOptions.hostProcess', 'api-security-context spec.template.spec.hostNetwork']],
     // privileged with allowPrivilegeEscalation: false is also refused by the API server's ValidateSecurityContext.
     ['a privileged container', (_, __, c) => { c.securityContext.privileged = true; }, [`pss-privileged ${C}.securityContext.privileged`, `api-security-context ${C}.securityContext`]],
     ['an added capability', (_, __, c) => { c.securityContext.capabilities.add = ['NET_ADMIN', 'NET_BIND_SERVICE']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`]],
@@ -65,7 +66,8 @@ describe('manifest checks: each rule, broken alone', () => {
     ['no seccomp profile anywhere', (_, pod) => { delete pod.securityContext.seccompProfile; }, [`pss-seccomp ${C}.securityContext.seccompProfile.type`]],
     ['privilege escalation left unset', (_, __, c) => { delete c.securityContext.allowPrivilegeEscalation; }, [`pss-privilege-escalation ${C}.securityContext.allowPrivilegeEscalation`]],
     ['a privileged init container', (_, pod, c) => { pod.initContainers = [{ ...structuredClone(c), name: 'init', securityContext: { ...c.securityContext, privileged: true } }]; }, ['pss-privileged spec.template.spec.initContainers[0].securityContext.privileged', 'api-security-context spec.template.spec.initContainers[0].securityContext']],
-    ['an ephemeral container that keeps its capabilities', (_, pod, c) => { pod.ephemeralContainers = [{ name: 'debug', image: 'busybox:1.36', securityContext: { allowPrivilegeEscalation: false } }]; void c; }, ['pss-capabilities spec.template.spec.ephemeralContainers[0].securityContext.capabilities.drop']],
+    // ValidatePodTemplateSpec: a template holds no ephemeral containers (Pod Security judges them too).
+    ['an ephemeral container that keeps its capabilities', (_, pod, c) => { pod.ephemeralContainers = [{ name: 'debug', image: 'busybox:1.36', securityContext: { allowPrivilegeEscalation: false } }]; void c; }, ['pss-capabilities spec.template.spec.ephemeralContainers[0].securityContext.capabilities.drop', 'api-container spec.template.spec.ephemeralContainers']],
     // workload
     ['a selector that does not select the pods', (ds) => { ds.spec.selector.matchLabels = { app: 'other' }; }, ['selector-matches-template spec.selector']],
     ['an empty selector', (ds) => { ds.spec.selector = {}; }, ['selector-matches-template spec.selector']],

@@ -123,3 +123,28 @@ export function make(id: string, base: () => Obj, server: CorpusCase['server'], 
 export const ok = 'accepted' as const;
 export const no = 'refused' as const;
 
+/**
+ * A Namespace of the corpus with Pod Security labels (`enforce`, and `warn`
+ * when given); cases that use one hold it, and agreement.ts creates it first.
+ */
+export function podSecurityNamespace(enforce: string | undefined, warn?: string): Obj {
+  const labels: Record<string, string> = {};
+  if (enforce) labels['pod-security.kubernetes.io/enforce'] = enforce;
+  if (warn) labels['pod-security.kubernetes.io/warn'] = warn;
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${CORPUS_NAMESPACE}-${enforce ?? 'unlabelled'}${warn ? `-warn-${warn}` : ''}`, labels } };
+}
+
+/** A case of objects in a namespace of the input with these Pod Security labels. */
+export function inNamespace(id: string, ns: Obj, server: CorpusCase['server'], ...objects: Obj[]): CorpusCase {
+  return { id, server, objects: [ns, ...objects.map((o) => ({ ...o, metadata: { ...o.metadata, namespace: ns.metadata.name } }))] };
+}
+
+/** A case from a base object and a change, in a namespace of the input with these Pod Security labels. */
+export function makeIn(id: string, ns: Obj, base: () => Obj, server: CorpusCase['server'], change: (o: Obj, p: Obj, c: Obj) => void = () => undefined): CorpusCase {
+  return inNamespace(id, ns, server, ...make(id, base, server, change).objects);
+}
+
+/** A case whose file is this YAML text (for what the objects' YAML cannot show). */
+export function text(id: string, yaml: string, server: CorpusCase['server']): CorpusCase {
+  return { id, objects: [], text: yaml, server };
+}

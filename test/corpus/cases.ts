@@ -12,6 +12,8 @@ import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { CheckOptions } from '../../lib/checks';
 import { barePod, clusterRole, clusterRoleBinding, configMap, CORPUS_NAMESPACE, CorpusCase, crd, cronJob, daemonSet, deployment, job, labels, make, namespace, no, ok, pdb, priorityClass, replicaSet, role, roleBinding, secret, service, serviceAccount, statefulSet } from './bases';
+import { POD_SECURITY_LEVELS } from './pod-security-levels';
+import { TOO_LENIENT } from './too-lenient';
 import { TOO_STRICT } from './too-strict';
 
 export { CORPUS_NAMESPACE, CorpusCase } from './bases';
@@ -313,6 +315,8 @@ export const CORPUS: readonly CorpusCase[] = [
   make('pdb-negative', pdb, no, (o) => { delete o.spec.minAvailable; o.spec.maxUnavailable = -1; }),
 
   ...TOO_STRICT,
+  ...TOO_LENIENT,
+  ...POD_SECURITY_LEVELS,
 ];
 
 /** The YAML text of a case. */

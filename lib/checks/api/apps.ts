@@ -12,10 +12,7 @@ import { checkTemplateRestartPolicy } from './core-pod';
 export function checkDaemonSet(add: Add, obj: KubeObject, pod: PodTemplate | undefined): void {
   const spec = isObject(obj.spec) ? obj.spec : {};
   if (!isObject(spec.selector)) add(RULES.apiDaemonSet, 'spec.selector', 'Required value');
-  if (!pod) {
-    add(RULES.apiDaemonSet, 'spec.template', 'Required value');
-    return;
-  }
+  if (!pod) return;
   checkTemplateRestartPolicy(add, RULES.apiDaemonSet, pod, ['Always']);
   if (pod.spec.activeDeadlineSeconds !== undefined) add(RULES.apiDaemonSet, join(pod.specPath, 'activeDeadlineSeconds'), 'Forbidden: activeDeadlineSeconds in DaemonSet is not Supported');
   checkNonNegative(add, RULES.apiDaemonSet, 'spec.minReadySeconds', spec.minReadySeconds);

@@ -485,13 +485,69 @@ function checkWindows(add: Add, pod: PodTemplate): void {
   }
 }
 
-/** ValidatePodSpec and the containers in it; a StatefulSet's claim templates name volumes too. */
+/**
+ * validateWindowsHostProcessPod: a pod with any hostProcess container has
+ * only hostProcess containers (set, or inherited from the pod) and the host
+ * network; pod and container may not disagree.
+ */
+function checkHostProcess(add: Add, pod: PodTemplate): void {
+  const podValue = isObject(pod.spec.securityContext) && isObject(pod.spec.securityContext.windowsOptions) ? pod.spec.securityContext.windowsOptions.hostProcess : undefined;
+  const containers = containersOf(pod);
+  let hostProcess = 0;
+  for (const c of containers) {
+    const sc = c.container.securityContext;
+    const value = isObject(sc) && isObject(sc.windowsOptions) ? sc.windowsOptions.hostProcess : undefined;
+    if (typeof podValue === 'boolean' && typeof value === 'boolean' && podValue !== value) {
+      add(RULES.apiSecurityContext, join(c.path, 'securityContext', 'windowsOptions', 'hostProcess'), `Invalid value: ${value}: pod hostProcess value must be identical if both are specified, was ${podValue}`);
+    }
+    if (value === true || (value === undefined && podValue === true)) hostProcess++;
+  }
+  if (hostProcess === 0) return;
+  if (hostProcess !== containers.length) {
+    add(RULES.apiSecurityContext, pod.specPath, 'Invalid value: "": If pod contains any hostProcess containers then all containers must be HostProcess containers');
+  }
+  if (pod.spec.hostNetwork !== true) {
+    add(RULES.apiSecurityContext, join(pod.specPath, 'hostNetwork'), 'Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers');
+  }
+}
+
+/**
+ * checkHostPortConflicts: one host port (by protocol and host IP) once
+ * across the pod's containers. A Pod on the host network binds its container
+ * ports on the node (SetDefaults_Pod copies containerPort to hostPort); a
+ * template is not defaulted, so there only hostPort counts.
+ */
+function checkHostPortConflicts(add: Add, pod: PodTemplate, isPod: boolean): void {
+  const seen = new Set<string>();
+  list(pod.spec.containers).forEach((c, i) => {
+    list(c.ports).forEach((p, j) => {
+      const hostPort = isInt(p.hostPort) && p.hostPort !== 0 ? p.hostPort : isPod && pod.spec.hostNetwork === true && isInt(p.containerPort) ? p.containerPort : 0;
+      if (hostPort === 0) return;
+      const key = `${typeof p.protocol === 'string' && p.protocol !== '' ? p.protocol : 'TCP'}/${typeof p.hostIP === 'string' ? p.hostIP : ''}/${hostPort}`;
+      if (seen.has(key)) add(RULES.apiPorts, join(pod.specPath, 'containers', i, 'ports', j, 'hostPort'), `Duplicate value: ${show(key)}`);
+      seen.add(key);
+    });
+  });
+}
+
+/**
+ * ValidatePodSpec and the containers in it; a StatefulSet's claim templates
+ * name volumes too. A template (not a Pod) may hold no ephemeral containers
+ * (ValidatePodTemplateSpec), and a Pod gets them only after it is created
+ * (ValidatePodCreate).
+ */
 export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly string[] = []): void {
   const spec = pod.spec;
   const at = pod.specPath;
+  const isPod = pod.metadataPath === 'metadata';
   if (list(spec.containers).length === 0) {
     add(RULES.apiContainer, join(at, 'containers'), 'Required value');
   }
+  if (Array.isArray(spec.ephemeralContainers) && spec.ephemeralContainers.length > 0) {
+    add(RULES.apiContainer, join(at, 'ephemeralContainers'), isPod ? 'Forbidden: cannot be set on create' : 'Forbidden: ephemeral containers not allowed in pod template');
+  }
+  checkHostProcess(add, pod);
+  checkHostPortConflicts(add, pod, isPod);
   if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
     add(RULES.apiPodSpec, join(at, 'restartPolicy'), unsupported(spec.restartPolicy, RESTART_POLICIES));
   }

@@ -1,12 +1,13 @@
 /**
  * Core objects other than pods (pkg/apis/core/validation, validation.go):
- * Service, ConfigMap, Secret.
+ * Service, ConfigMap, Secret, ReplicationController.
  */
 import { checkDns1123Label, checkLabelValue, checkQualifiedName } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
+import { PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
-import { Add, invalid, isInt, isObject, list, unsupported } from './common';
-import { checkPortNumOrName, CONFIG_KEY, PROTOCOLS } from './core-pod';
+import { Add, checkNonNegative, invalid, isInt, isObject, list, unsupported } from './common';
+import { checkPortNumOrName, checkTemplateRestartPolicy, CONFIG_KEY, PROTOCOLS } from './core-pod';
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 
@@ -92,4 +93,26 @@ export function checkConfig(add: Add, obj: KubeObject): void {
       add(RULES.apiConfig, 'metadata.annotations["kubernetes.io/service-account.name"]', 'Required value');
     }
   }
+}
+
+/**
+ * ValidateReplicationControllerSpec: a selector (SetDefaults_ReplicationController
+ * takes the template's labels when it has none) that matches the template's
+ * labels, a template when replicas are wanted, and restartPolicy Always.
+ */
+export function checkReplicationController(add: Add, obj: KubeObject, pod: PodTemplate | undefined): void {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  checkNonNegative(add, RULES.apiReplicationController, 'spec.replicas', spec.replicas);
+  checkNonNegative(add, RULES.apiReplicationController, 'spec.minReadySeconds', spec.minReadySeconds);
+  const labels: Record<string, unknown> = pod && isObject(pod.metadata.labels) ? pod.metadata.labels : {};
+  const selector: Record<string, unknown> = isObject(spec.selector) && Object.keys(spec.selector).length > 0 ? spec.selector : labels;
+  if (Object.keys(selector).length === 0) {
+    add(RULES.apiReplicationController, 'spec.selector', 'Required value');
+  } else if (!Object.entries(selector).every(([k, v]) => labels[k] === v)) {
+    add(RULES.apiReplicationController, 'spec.template.metadata.labels', `Invalid value: ${show(labels)}: \`selector\` does not match template \`labels\``);
+  }
+  if (!isObject(spec.template) && (spec.replicas === undefined || (isInt(spec.replicas) && spec.replicas > 0))) {
+    add(RULES.apiReplicationController, 'spec.template', 'Required value');
+  }
+  if (pod) checkTemplateRestartPolicy(add, RULES.apiReplicationController, pod, ['Always']);
 }
