@@ -8,7 +8,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ANNOTATIONS_SIZE_LIMIT, annotationsSizeAfterApply, LAST_APPLIED_ANNOTATION, lastAppliedSize } from '../k8s/apply';
+import { checkMeta } from './api/meta';
 import { checkApiValidation } from './api-validation';
+import { checkCustomResource, checkCustomResourceDefinition, CrdIndex, crdIndex, groupOf, isCustomGroup } from './crds';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
 import { Finding, KubeObject, Problem, show } from './finding';
 import { checkMetadata } from './metadata';
@@ -17,7 +19,7 @@ import { normalize } from './normalize';
 import { checkPodSecurity, isAtLeastAsStrict, PodSecurityLevel } from './pod-security';
 import { PodTemplate, podTemplateOf } from './pod-templates';
 import { ALL_RULES, Rule, RULES, Severity, WAIVER_PREFIX } from './rules';
-import { checkSchema } from './schema';
+import { checkSchema, isBuiltInGroup } from './schema';
 import { checkWorkload } from './workload';
 import { Locator, parseYaml, YamlDocument } from './yaml';
 
@@ -143,18 +145,28 @@ function asStatefulSetTemplate(obj: KubeObject, problems: Problem[]): Problem[] 
  * Security findings go between, so that a report reads from the object's
  * shape to its details).
  */
-function problemsOf(obj: KubeObject, pod: PodTemplate | undefined): { shape: Problem[]; rest: Problem[] } {
+function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdIndex): { shape: Problem[]; rest: Problem[]; served: boolean } {
+  const group = groupOf(obj.apiVersion);
+  if (typeof obj.kind === 'string' && obj.kind !== '' && isCustomGroup(group) && !isBuiltInGroup(group)) {
+    return { ...customResourceProblems(obj, crds), served: false };
+  }
   const schema = checkSchema(obj);
+  const shape = asStatefulSetTemplate(obj, [...schema, ...checkMetadata(obj), ...checkNamespaceLabels(obj)]);
+  // The API server validates only kinds it serves; the workload rules need a served kind too.
+  if (schema.some((p) => p.rule === RULES.removedApi || p.rule === RULES.unknownKind)) {
+    return { shape, rest: [], served: false };
+  }
   // A field the schema already refuses (a missing required one) is reported once.
   const withoutSchemaDuplicates = (list: Problem[]) => list.filter((p) => !schema.some((s) => s.path === p.path));
   return {
-    shape: asStatefulSetTemplate(obj, [...schema, ...checkMetadata(obj), ...checkNamespaceLabels(obj)]),
+    shape,
     rest: asStatefulSetTemplate(obj, [
       ...checkWorkload(obj, pod),
-      // The API server validates only kinds it serves.
-      ...(schema.some((p) => p.rule === RULES.removedApi || p.rule === RULES.unknownKind) ? [] : withoutSchemaDuplicates(checkApiValidation(obj, pod))),
+      ...withoutSchemaDuplicates(checkApiValidation(obj, pod)),
       ...checkDaemonSetRules(obj, pod),
+      ...checkCustomResourceDefinition(obj),
     ]),
+    served: true,
   };
 }
 
@@ -170,6 +182,21 @@ function checkLastApplied(obj: KubeObject): Problem[] {
     rule: RULES.kubectlApply, path: 'metadata.annotations',
     message: `Too long: client-side kubectl apply stores this object (${lastAppliedSize(obj)} bytes of JSON) in the annotation ${LAST_APPLIED_ANNOTATION}, and annotations may hold at most ${ANNOTATIONS_SIZE_LIMIT} bytes in all (${total} here): apply it with kubectl apply --server-side`,
   }];
+}
+
+/** A custom resource: judged by its CRD when the input holds it, else only a warning that it is not judged. */
+function customResourceProblems(obj: KubeObject, crds: CrdIndex): { shape: Problem[]; rest: Problem[] } {
+  const found = checkCustomResource(obj, crds);
+  if (found === undefined) {
+    return { shape: [{ rule: RULES.crdNotInInput, path: 'apiVersion', message: `not checked: its CustomResourceDefinition (kind ${show(obj.kind)} of ${show(groupOf(obj.apiVersion))}) is not in the input` }], rest: [] };
+  }
+  const crd = crds.get(groupOf(obj.apiVersion), obj.kind)!;
+  const scoped = crd.scope === 'Cluster' && obj.metadata?.namespace !== undefined
+    ? [{ rule: RULES.clusterScopedNamespace, path: 'metadata.namespace', message: `${obj.kind} is cluster-scoped (CustomResourceDefinition ${crd.name}) but sets namespace ${show(obj.metadata.namespace)}; the API server ignores it` }]
+    : [];
+  const meta: Problem[] = [];
+  checkMeta((rule, path, message) => meta.push({ rule, path, message }), obj);
+  return { shape: [...found, ...scoped, ...checkMetadata(obj)], rest: meta };
 }
 
 /** A Pod Security problem, with the severity and note its namespace gives it. */
@@ -206,6 +233,7 @@ function judge(entries: readonly Entry[], options: CheckOptions): Finding[] {
   const objects = normalized.map((n) => n?.object).filter(isObject);
   const across = checkPdbsAgainstDaemonSets(objects);
   const policies = namespacePolicies(objects);
+  const crds = crdIndex(objects);
   const findings: Finding[] = [];
   entries.forEach((entry, i) => {
     const object = describe(entry.object);
@@ -223,9 +251,9 @@ function judge(entries: readonly Entry[], options: CheckOptions): Finding[] {
     findings.push(...waiverProblems.map((p) => finding(p)));
     const pod = podTemplateOf(n.object);
     const applied = clientSide ? checkLastApplied(entry.object) : [];
-    const { shape, rest } = problemsOf(n.object, pod);
+    const { shape, rest, served } = problemsOf(n.object, pod, crds);
     for (const p of [...n.problems, ...shape]) findings.push(finding(p, waivers.get(p.rule.id)));
-    for (const p of podSecurityOf(n.object, pod, policies, fallback)) {
+    for (const p of podSecurityOf(n.object, served ? pod : undefined, policies, fallback)) {
       const waiver = waivers.get(p.rule.id);
       if (p.enforcedBy) {
         // The server refuses the pod whatever the annotation says.

@@ -212,6 +212,20 @@ class Validator {
   }
 }
 
+let builtInGroups: Set<string> | undefined;
+
+/**
+ * Whether an API group is built into Kubernetes 1.28 (served, or removed
+ * before): an unknown version or kind there is an error, while any other
+ * group is a custom resource's.
+ */
+export function isBuiltInGroup(group: string): boolean {
+  builtInGroups ??= new Set([...Object.keys(schemaFile().kinds), ...Object.keys(REMOVED_APIS)]
+    .map((key) => key.split('/'))
+    .map((parts) => (parts.length === 3 ? parts[0] : '')));
+  return builtInGroups.has(group);
+}
+
 /** `apiVersion/kind`, e.g. `apps/v1/DaemonSet` or `v1/Pod`. */
 function gvk(obj: KubeObject): string | undefined {
   return typeof obj.apiVersion === 'string' && typeof obj.kind === 'string' ? `${obj.apiVersion}/${obj.kind}` : undefined;

@@ -120,7 +120,8 @@ describe('manifest checks: each rule, broken alone', () => {
 
   test.each([
     ['apps/v1', 'Deploymint'],
-    ['example.com/v1', 'Widget'],
+    ['apps/v2', 'Deployment'],
+    ['monitoring/v1', 'ServiceMonitor'],
     ['v1', 'namespace'],
     ['../../etc/v1', 'Passwd'],
   ])('an unknown apiVersion/kind %s %s', (apiVersion, kind) => {

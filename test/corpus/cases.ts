@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { CheckOptions } from '../../lib/checks';
 import { barePod, clusterRole, clusterRoleBinding, configMap, CORPUS_NAMESPACE, CorpusCase, crd, cronJob, daemonSet, deployment, job, labels, make, namespace, no, ok, pdb, priorityClass, replicaSet, role, roleBinding, secret, service, serviceAccount, statefulSet } from './bases';
+import { CUSTOM_RESOURCES } from './custom-resources';
 import { POD_SECURITY_LEVELS } from './pod-security-levels';
 import { TOO_LENIENT } from './too-lenient';
 import { TOO_STRICT } from './too-strict';
@@ -317,6 +318,7 @@ export const CORPUS: readonly CorpusCase[] = [
   ...TOO_STRICT,
   ...TOO_LENIENT,
   ...POD_SECURITY_LEVELS,
+  ...CUSTOM_RESOURCES,
 ];
 
 /** The YAML text of a case. */
