@@ -318,7 +318,8 @@ describe(`fuzz (seed ${SEED}, ${RUNS} cases per target)`, () => {
         expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
       } else {
         expect(code).toBe(2);
-        expect(err.split('\n')[0]).toMatch(/^node-reporter: /);
+        expect(err.split('\n')[0]).toMatch(/^node-reporter( eligible)?: /);
+        expect(err.split('\n')).toHaveLength(2);
         expect(err.split('\n')[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
       }
     }

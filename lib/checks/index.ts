@@ -1,9 +1,12 @@
 /**
- * Manifest checks for any YAML, this project's or a consumer's: the strict
- * Kubernetes 1.28 schema, the API server's field validation, Pod Security
- * "restricted" (v1.28), workload, DaemonSet and metadata rules. They judge
- * manifests, not constructs, so they import none (only the Kubernetes syntax
- * and scheduling rules of ../k8s).
+ * Manifest checks for any YAML, this project's or a consumer's, as a v1.28
+ * API server and `kubectl apply` judge it: the strict Kubernetes 1.28 schema,
+ * the API server's field validation (per API group, as upstream keeps it),
+ * Pod Security at each namespace's level (restricted where the input does not
+ * say), custom resources by the CRDs of the input, workload, DaemonSet and
+ * metadata rules. Lists are expanded; files that are no manifests are set
+ * aside with a note. They judge manifests, not constructs, so they import
+ * none (only the Kubernetes syntax and scheduling rules of ../k8s).
  *
  * An object waives one rule on purpose with the annotation
  * `checks.node-reporter.dev/waive-<rule id>: <reason>`; its findings for that
@@ -13,6 +16,6 @@
  */
 export { checkFiles, checkInputs, checkObject, checkObjects, CheckOptions, CheckReport, checkTexts, checkYaml, Note } from './check';
 export { Finding, KubeObject } from './finding';
-export { formatFinding, formatReport, isBlocking, toSarif } from './report';
+export { formatCounts, formatFinding, formatReport, isBlocking, SarifOptions, toSarif } from './report';
 export { ALL_RULES, Rule, Severity, WAIVER_PREFIX } from './rules';
 export { NodeAgentChecks, NodeAgentChecksProps, ValidationContextLike } from './validation-plugin';

@@ -204,11 +204,11 @@ describe('manifest checks: waivers and the report', () => {
     const report = formatReport(findings);
 
     // THEN
-    expect(report).toContain('dist/agent.k8s.yaml: DaemonSet/agent: spec.template.spec.hostPID: error [pss-host-namespaces] hostPID: true shares the node\'s namespace with the pod');
+    expect(report).toContain('dist/agent.k8s.yaml:12:7: DaemonSet/agent: spec.template.spec.hostPID: error [pss-host-namespaces] hostPID: true shares the node\'s namespace with the pod');
     expect(report).toContain('rule: Pod Security Standards "baseline" (Kubernetes v1.28, pod-security-admission policy/check_hostNamespaces.go), control "Host Namespaces"');
     expect(report).toContain('fix: Remove hostNetwork, hostPID and hostIPC');
     // containers: [] is refused by the API server too (validateContainers: Required value).
-    expect(report).toContain('spec.template.spec.containers: error [api-container] Required value');
+    expect(report).toContain('dist/agent.k8s.yaml:13:7: DaemonSet/agent: spec.template.spec.containers: error [api-container] Required value');
     expect(report).toMatch(/\n2 error\(s\), 0 warning\(s\), 0 waived$/);
   });
 
