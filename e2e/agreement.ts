@@ -131,7 +131,8 @@ async function main(): Promise<number> {
       console.log(`   differs on purpose: ${r.id}: server ${r.server.verdict}, checks ${r.checks}: ${r.differs}`);
     }
     const percent = (100 * agree.length / results.length).toFixed(1);
-    console.log(`agreement with ${server}: ${agree.length}/${results.length} manifests (${percent}%), ${results.length - agree.length} listed differences (1.28 vs 1.32), ${problems.length} unexplained`);
+    const listed = results.filter((r) => r.differs !== undefined && r.server.verdict !== r.checks).length;
+    console.log(`agreement with ${server}: ${agree.length}/${results.length} manifests (${percent}%); of ${results.length - agree.length} disagreements ${listed} are listed 1.28-vs-1.32 differences; ${problems.length} problem(s)`);
     for (const p of problems) {
       console.error(`   MISMATCH ${p}`);
     }

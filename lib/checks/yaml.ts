@@ -1,6 +1,7 @@
 /**
- * Manifest YAML as kubectl reads it: YAML 1.1 (an unquoted yes, no, on, off,
- * y or n is a boolean), duplicate keys refused, merge keys only with maps
+ * Manifest YAML as kubectl reads it (sigs.k8s.io/yaml, go-yaml v2): YAML 1.1
+ * (an unquoted yes, no, on, off, y or n is a boolean), the last of duplicate
+ * keys kept (a warning: the others are lost), merge keys only with maps
  * ("map merge requires map or sequence of maps as the value"). Each document
  * keeps its syntax tree, so that a finding can name its line and column.
  */
@@ -71,12 +72,35 @@ function locator(contents: unknown, lines: LineCounter): Locator {
   };
 }
 
+/** The keys that appear twice in a mapping, anywhere in a document: where each repeat is. Iterative. */
+function duplicateKeys(contents: unknown): Array<{ key: string; node: Node }> {
+  const found: Array<{ key: string; node: Node }> = [];
+  const stack: unknown[] = [contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<string>();
+      for (const pair of node.items) {
+        if (isScalar(pair.key) && pair.key.value !== '<<') {
+          const key = String(pair.key.value);
+          if (seen.has(key)) found.push({ key, node: pair.key });
+          seen.add(key);
+        }
+        stack.push(pair.value);
+      }
+    } else if (isSeq(node)) {
+      stack.push(...node.items);
+    }
+  }
+  return found;
+}
+
 /** The documents of a multi-document YAML text, and findings for the documents that are not YAML. */
 export function parseYaml(text: string, file?: string): { documents: YamlDocument[]; findings: Finding[] } {
   const findings: Finding[] = [];
   const documents: YamlDocument[] = [];
   const lines = new LineCounter();
-  parseAllDocuments(text, { version: '1.1', lineCounter: lines }).forEach((doc, i) => {
+  parseAllDocuments(text, { version: '1.1', lineCounter: lines, uniqueKeys: false }).forEach((doc, i) => {
     const object = `document ${i + 1}`;
     const syntax = (message: string, line?: number, column?: number): Finding => ({
       rule: RULES.yamlSyntax, severity: Severity.ERROR, file, object, path: line !== undefined ? `line ${line}` : '(document)', message, line, column,
@@ -100,6 +124,13 @@ export function parseYaml(text: string, file?: string): { documents: YamlDocumen
     }
     if (value === null || value === undefined) {
       return;
+    }
+    for (const { key, node } of duplicateKeys(doc.contents)) {
+      const start = node.range ? lines.linePos(node.range[0]) : undefined;
+      findings.push({
+        rule: RULES.yamlDuplicateKey, severity: RULES.yamlDuplicateKey.severity, file, object, path: start ? `line ${start.line}` : '(document)',
+        message: `the key ${JSON.stringify(key)} appears again in the same mapping: kubectl keeps this last one and drops the others`, line: start?.line, column: start?.col,
+      });
     }
     const depth = depthOf(value);
     if (depth > MAX_DEPTH) {

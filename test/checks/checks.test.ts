@@ -128,10 +128,13 @@ describe('manifest checks: each rule, broken alone', () => {
     expect(found({ apiVersion, kind, metadata: { name: 'x' } })).toEqual(['unknown-kind apiVersion']);
   });
 
-  test('duplicate keys in YAML are errors', () => {
-    const findings = checkYaml('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  name: b\n', 'ns.yaml');
-    expect(findings.map((f) => f.rule.id)).toEqual(['yaml-syntax']);
-    expect(findings[0].message).toMatch(/unique/);
+  test('duplicate keys in YAML warn: kubectl keeps the last one (go-yaml v2), and the checks judge that one', () => {
+    // WHEN
+    const findings = checkYaml('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: A\n  name: b\n', 'ns.yaml');
+
+    // THEN the second name is the one judged (valid), and the repeat is a warning on its line
+    expect(findings.map((f) => `${f.rule.id} ${f.severity} ${f.line}`)).toEqual(['yaml-duplicate-key warning 5']);
+    expect(findings[0].message).toBe('the key "name" appears again in the same mapping: kubectl keeps this last one and drops the others');
   });
 });
 

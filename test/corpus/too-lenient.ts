@@ -77,7 +77,10 @@ export const TOO_LENIENT: readonly CorpusCase[] = [
   text('yaml-merge-list-with-scalar', `${DOC}  <<: [{labels: {a: b}}, 5]\n`, no),
   text('yaml-merge-map', `${DOC}  <<: {labels: {tier: agents}}\n`, ok),
   text('yaml-merge-alias', `${DOC}  labels: &l {tier: agents}\n  annotations:\n    <<: *l\n`, ok),
-  text('yaml-duplicate-key', `${DOC}  labels: {tier: a}\n  labels: {tier: b}\n`, no),
+  // go-yaml v2 keeps the last of duplicate keys: accepted (the checks warn).
+  text('yaml-duplicate-key', `${DOC}  labels: {tier: a}\n  labels: {tier: b}\n`, ok),
+  text('yaml-duplicate-key-last-wins', `${DOC}  labels: {tier: 'a b'}\n  labels: {tier: b}\n`, ok),
+  text('yaml-duplicate-key-last-bad', `${DOC}  labels: {tier: b}\n  labels: {tier: 'a b'}\n`, no),
 
   // kubectl apply refuses generateName.
   make('generate-name-only', configMap, no, (o) => { o.metadata = { generateName: 'cfg-' }; }),
