@@ -270,7 +270,8 @@ function judge(entries: readonly Entry[], options: CheckOptions): Finding[] {
 
 /**
  * The objects of a document as kubectl applies them: an object with `items`
- * is a List (whatever its kind), expanded item by item, and nested Lists too.
+ * is a List (whatever its kind), expanded item by item; a List inside a List
+ * is refused ("is not a list: no Items field in this object").
  */
 function expand(value: KubeObject, at: string, push: (object: KubeObject, at: string) => void, problem: (at: string, message: string) => void): void {
   if (!Object.prototype.hasOwnProperty.call(value, 'items')) {
@@ -291,8 +292,10 @@ function expand(value: KubeObject, at: string, push: (object: KubeObject, at: st
       problem(itemAt, 'a List item must be a Kubernetes object (a mapping)');
     } else if (typeof item.apiVersion !== 'string' || typeof item.kind !== 'string' || item.apiVersion === '' || item.kind === '') {
       problem(itemAt, `a List item needs apiVersion and kind (kubectl: "Object '${typeof item.apiVersion !== 'string' || item.apiVersion === '' ? 'apiVersion' : 'Kind'}' is missing")`);
+    } else if (Object.prototype.hasOwnProperty.call(item, 'items')) {
+      problem(itemAt, 'a List item may not be a List itself (kubectl: "*unstructured.Unstructured is not a list: no Items field in this object")');
     } else {
-      expand(item, itemAt, push, problem);
+      push(item, itemAt);
     }
   });
 }

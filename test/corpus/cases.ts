@@ -10,9 +10,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
-import { CheckOptions } from '../../lib/checks';
+import { checkInputs, CheckOptions, Finding, isBlocking } from '../../lib/checks';
 import { barePod, clusterRole, clusterRoleBinding, configMap, CORPUS_NAMESPACE, CorpusCase, crd, cronJob, daemonSet, deployment, job, labels, make, namespace, no, ok, pdb, priorityClass, replicaSet, role, roleBinding, secret, service, serviceAccount, statefulSet } from './bases';
 import { CUSTOM_RESOURCES } from './custom-resources';
+import { LISTS } from './lists';
 import { POD_SECURITY_LEVELS } from './pod-security-levels';
 import { TOO_LENIENT } from './too-lenient';
 import { TOO_STRICT } from './too-strict';
@@ -319,6 +320,7 @@ export const CORPUS: readonly CorpusCase[] = [
   ...TOO_LENIENT,
   ...POD_SECURITY_LEVELS,
   ...CUSTOM_RESOURCES,
+  ...LISTS,
 ];
 
 /** The YAML text of a case. */
@@ -336,6 +338,16 @@ export function corpusFiles(dir: string): Map<string, string> {
     files.set(c.id, file);
   }
   return files;
+}
+
+/**
+ * The checks' verdict on a case's text: refused when a finding blocks, or
+ * when it holds no object at all (kubectl: "no objects passed to apply").
+ */
+export function checksVerdict(c: CorpusCase, text: string, file: string): { verdict: 'accepted' | 'refused'; blocking: Finding[] } {
+  const report = checkInputs([{ file, text }], corpusOptions(c));
+  const blocking = report.findings.filter(isBlocking);
+  return { verdict: blocking.length > 0 || report.objects === 0 ? 'refused' : 'accepted', blocking };
 }
 
 /** The options the checks judge a case with: as the case is applied. */
