@@ -1,13 +1,31 @@
 import { App } from 'cdk8s';
-import { booleanSetting, NodeReporterChart, selectVariants, synthesizesHelmChart } from './lib';
+import { booleanSetting, finishHelmChart, NodeReporterChart, selectVariants, synthesizesHelmChart } from './lib';
 
+// The app's settings come from the environment; a bad one is one line and exit 2.
+function settings() {
+  const helm = synthesizesHelmChart(process.env.CDK8S_OUTDIR);
+  try {
+    return {
+      helm,
+      // NODE_REPORTER_VARIANTS=v2 synthesizes v2 alone; a Helm chart must pick one.
+      variants: selectVariants(['v1', 'v2'], process.env.NODE_REPORTER_VARIANTS, { helm }),
+      // NODE_REPORTER_CREATE_NAMESPACE=false: deploy into a namespace someone else owns.
+      createNamespace: booleanSetting('NODE_REPORTER_CREATE_NAMESPACE', process.env.NODE_REPORTER_CREATE_NAMESPACE, true),
+    };
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+}
+
+const { helm, variants, createNamespace } = settings();
 // No outdir: it would override `cdk8s synth -o` and `--stdout`.
 const app = new App();
-// NODE_REPORTER_VARIANTS=v2 synthesizes v2 alone; a Helm chart must pick one.
-const variants = selectVariants(['v1', 'v2'], process.env.NODE_REPORTER_VARIANTS, { helm: synthesizesHelmChart(process.env.CDK8S_OUTDIR) });
-// NODE_REPORTER_CREATE_NAMESPACE=false: deploy into a namespace someone else owns.
-const createNamespace = booleanSetting('NODE_REPORTER_CREATE_NAMESPACE', process.env.NODE_REPORTER_CREATE_NAMESPACE, true);
 for (const version of variants) {
   new NodeReporterChart(app, `node-reporter-${version}`, { version, createNamespace });
 }
 app.synth();
+if (helm) {
+  // Helm would evaluate `{{` in the manifests; the chart's appVersion is the variant's.
+  finishHelmChart(app.outdir, { appVersion: variants[0] });
+}

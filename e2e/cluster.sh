@@ -5,11 +5,13 @@
 #   e2e/cluster.sh start         start everything; prints `export KUBECONFIG=...` on stdout
 #   e2e/cluster.sh stop          stop what start started (by PID) and undo its host changes
 #   e2e/cluster.sh host-state    print the host state start changes (for a before/after diff)
+#   e2e/cluster.sh images        build the images only (start imports them), and list them
 #
 # Binaries: ../shared/k8s/v1.32.13 (or $NODE_REPORTER_K8S_BUNDLE), checked
 # against its SHA256SUMS and unpacked into $NODE_REPORTER_E2E_CACHE (default
 # ~/.cache/node-reporter-e2e), outside the repository. Images (busybox:1.36,
-# pause) are built from this machine's files: nothing is pulled. Run state
+# pause, node-exporter from Debian's package) are built from this machine's
+# files and apt: nothing is pulled from an image registry. Run state
 # lives in $NODE_REPORTER_E2E_RUN (default /tmp/node-reporter-e2e).
 #
 # Everything listens on 127.0.0.1, except the kubelet on the bridge k132br0
@@ -114,34 +116,115 @@ image_tar() {
   rm -rf "$work"
 }
 
+# The busybox userland of the images: Debian's busybox-static (the 1.35
+# binary), its applets, nobody (65534) in /etc/passwd, a /tmp.
+busybox_rootfs() {
+  local rootfs=$1 applet
+  mkdir -p "$rootfs/bin" "$rootfs/etc" "$rootfs/tmp"
+  cp /bin/busybox "$rootfs/bin/busybox"
+  for applet in $(/bin/busybox --list); do
+    [[ $applet == busybox ]] || ln -s busybox "$rootfs/bin/$applet"
+  done
+  printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$rootfs/etc/passwd"
+  printf 'root:x:0:\nnogroup:x:65534:\n' >"$rootfs/etc/group"
+  chmod 1777 "$rootfs/tmp"
+}
+
+# Debian's prometheus-node-exporter package, downloaded once into the cache
+# (apt verifies it against the signed index). Never installed: its postinst
+# would add a user and start a service on this machine.
+node_exporter_deb() {
+  local dir=$CACHE/debs deb
+  mkdir -p "$dir"
+  deb=$(ls "$dir"/prometheus-node-exporter_*.deb 2>/dev/null | tail -n 1)
+  if [[ -z $deb ]]; then
+    deb=$(ls /var/cache/apt/archives/prometheus-node-exporter_*.deb 2>/dev/null | tail -n 1)
+    if [[ -n $deb ]]; then
+      cp "$deb" "$dir/"
+    else
+      log "apt-get download prometheus-node-exporter"
+      # A machine whose apt lists are missing or stale needs an update first.
+      (cd "$dir" && apt-get -qq -o APT::Sandbox::User=root download prometheus-node-exporter >/dev/null 2>&1) ||
+        { apt-get update -qq && (cd "$dir" && apt-get -qq -o APT::Sandbox::User=root download prometheus-node-exporter >/dev/null); } ||
+        die "could not download Debian's prometheus-node-exporter package (apt-get download prometheus-node-exporter)"
+    fi
+    deb=$(ls "$dir"/prometheus-node-exporter_*.deb | tail -n 1)
+  fi
+  echo "$deb"
+}
+
+# The node-exporter example's image: from its synthesized manifest when there
+# is one, else from its source. A tag is needed (a digest cannot be rebuilt).
+node_exporter_tag() {
+  local repo=$HERE/.. tag=
+  if [[ -f $repo/examples/dist/node-exporter.k8s.yaml ]]; then
+    tag=$(sed -n 's/^[ -]*image: *["'"'"']\{0,1\}\([^"'"'"' ]*node-exporter[^"'"'"' ]*\).*/\1/p' "$repo/examples/dist/node-exporter.k8s.yaml" | head -n 1)
+  elif [[ -f $repo/examples/node-exporter.ts ]]; then
+    tag=$(sed -n "s/.*image: *'\([^']*node-exporter[^']*\)'.*/\1/p" "$repo/examples/node-exporter.ts" | head -n 1)
+  fi
+  [[ $tag =~ ^[a-z0-9./_-]+(:[A-Za-z0-9._-]+)$ ]] ||
+    die "the node-exporter example's image must be NAME:TAG (no digest) to be built here, but got \"$tag\" (examples/dist/node-exporter.k8s.yaml or examples/node-exporter.ts)"
+  echo "$tag"
+}
+
+# The node-exporter image, laid out as upstream's (busybox, /bin/node_exporter,
+# user nobody, entrypoint the binary) with Debian's binary and the glibc files
+# ldd names.
+node_exporter_rootfs() {
+  local rootfs=$1 deb=$2 lib
+  busybox_rootfs "$rootfs"
+  dpkg-deb -x "$deb" "$rootfs.deb"
+  cp "$rootfs.deb/usr/bin/prometheus-node-exporter" "$rootfs/bin/node_exporter"
+  rm -rf "$rootfs.deb"
+  for lib in $(ldd "$rootfs/bin/node_exporter" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}'); do
+    install -D -m 0755 "$lib" "$rootfs$lib"
+  done
+  # The libraries are complete when the binary runs in the image's root alone.
+  chroot "$rootfs" /bin/node_exporter --version >/dev/null 2>&1 ||
+    die "node_exporter does not run in its image root: $(chroot "$rootfs" /bin/node_exporter --version 2>&1 | head -n 1)"
+}
+
 # busybox:1.36 from Debian's busybox-static (the 1.35 binary, under the tag
-# the manifests use: for this test only) and the pause image from e2e/pause.c.
+# the manifests use: for this test only), node-exporter from Debian's package
+# (1.5.0, under the example's tag: for this test only) and the pause image
+# from e2e/pause.c.
 images() {
   mkdir -p "$IMAGES"
-  local stamp
-  stamp=$(cat /bin/busybox "$HERE/pause.c" "$0" | sha256sum | cut -c1-16)
+  local deb tag stamp
+  deb=$(node_exporter_deb)
+  tag=$(node_exporter_tag)
+  stamp=$({ cat /bin/busybox "$HERE/pause.c" "$0" "$deb"; echo "$tag"; } | sha256sum | cut -c1-16)
   if [[ -f $IMAGES/$stamp ]]; then
     return
   fi
   rm -rf "${IMAGES:?}"/*
   local root
   root=$(mktemp -d)
-  mkdir -p "$root/busybox/bin" "$root/busybox/etc" "$root/busybox/tmp"
-  cp /bin/busybox "$root/busybox/bin/busybox"
-  local applet
-  for applet in $(/bin/busybox --list); do
-    [[ $applet == busybox ]] || ln -s busybox "$root/busybox/bin/$applet"
-  done
-  printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/busybox/etc/passwd"
-  printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/busybox/etc/group"
-  chmod 1777 "$root/busybox/tmp"
+  busybox_rootfs "$root/busybox"
   image_tar "$IMAGES/busybox.tar" docker.io/library/busybox:1.36 "$root/busybox" \
     '{"Env":["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"],"Cmd":["sh"]}'
   mkdir -p "$root/pause"
   gcc -static -Os -s -o "$root/pause/pause" "$HERE/pause.c"
   image_tar "$IMAGES/pause.tar" registry.k8s.io/pause:3.10 "$root/pause" '{"Entrypoint":["/pause"],"User":"65535:65535"}'
+  node_exporter_rootfs "$root/node-exporter" "$deb"
+  image_tar "$IMAGES/node-exporter.tar" "$(docker_reference "$tag")" "$root/node-exporter" \
+    '{"Env":["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"],"Entrypoint":["/bin/node_exporter"],"User":"nobody","ExposedPorts":{"9100/tcp":{}}}'
   rm -rf "$root"
+  printf 'docker.io/library/busybox:1.36 (busybox %s)\nregistry.k8s.io/pause:3.10 (e2e/pause.c)\n%s (Debian %s)\n' \
+    "$(/bin/busybox | head -n 1 | awk '{print $2}')" "$(docker_reference "$tag")" "$(basename "$deb" .deb)" >"$IMAGES/tags"
   touch "$IMAGES/$stamp"
+}
+
+# The full name containerd's CRI gives an image reference: docker.io/ (and
+# library/) when the first part is not a registry host.
+docker_reference() {
+  local ref=$1
+  if [[ $ref != */* ]]; then
+    ref=docker.io/library/$ref
+  elif [[ ${ref%%/*} != *.* && ${ref%%/*} != *:* && ${ref%%/*} != localhost ]]; then
+    ref=docker.io/$ref
+  fi
+  echo "$ref"
 }
 
 start_process() {
@@ -303,6 +386,7 @@ EOF
 
 # What start changes on the host, one line each, for a before/after diff.
 host_state() {
+  echo "hostname: $(hostname)"
   echo "links: $(ip -o link show | awk -F': ' '{print $2}' | sort | tr '\n' ' ')"
   echo "mounts under $RUN: $(grep -c " $RUN" /proc/mounts || true)"
   local s
@@ -344,13 +428,17 @@ start() {
   containerd_config
   kubelet_config
 
-  start_process containerd containerd --config "$RUN/containerd/config.toml"
+  # The node's hostname is its name, as on a real node, while the machine's
+  # stays as it is: containerd (so every shim, runc and host-network pod, e.g.
+  # node-exporter's node_uname_info) and the kubelet run in a UTS namespace
+  # named $NODE. `exec` keeps the PID start_process records.
+  start_process containerd unshare --uts sh -c 'hostname "$0" && exec "$@"' "$NODE" containerd --config "$RUN/containerd/config.toml"
   wait_for containerd 40 ctr --address "$RUN/containerd/containerd.sock" version
   local tar
   for tar in "$IMAGES"/*.tar; do
     ctr --address "$RUN/containerd/containerd.sock" -n k8s.io images import --snapshotter overlayfs "$tar" >/dev/null
   done
-  log "imported busybox:1.36 and pause:3.10 (built here, nothing pulled)"
+  log "imported, built here (nothing pulled): $(paste -sd ';' "$IMAGES/tags" | sed 's/;/; /g')"
 
   start_process etcd "$BIN/etcd" --name "$NODE" --data-dir "$RUN/etcd" \
     --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
@@ -375,7 +463,7 @@ start() {
     --root-ca-file "$RUN/pki/ca.crt"
   start_process kube-scheduler "$BIN/kube-scheduler" "${kube[@]}" --secure-port 40359
 
-  start_process kubelet "$BIN/kubelet" --config "$RUN/kubelet/config.yaml" --kubeconfig "$RUN/kubelet.kubeconfig" \
+  start_process kubelet unshare --uts sh -c 'hostname "$0" && exec "$@"' "$NODE" "$BIN/kubelet" --config "$RUN/kubelet/config.yaml" --kubeconfig "$RUN/kubelet.kubeconfig" \
     --hostname-override "$NODE" --node-ip "$NODE_IP" --root-dir "$RUN/kubelet/root" --cert-dir "$RUN/kubelet/pki" --v=2
   wait_for kubelet 120 kubectl --kubeconfig "$RUN/kubeconfig" wait --for=condition=Ready "node/$NODE" --timeout=1s
   # The not-ready taint goes once the node lifecycle controller sees Ready.
@@ -449,5 +537,6 @@ case "${1:-}" in
   start) start ;;
   stop) stop ;;
   host-state) host_state ;;
-  *) echo "usage: $0 start|stop|host-state" >&2; exit 2 ;;
+  images) require_root; images; cat "$IMAGES/tags"; ls "$IMAGES"/*.tar ;;
+  *) echo "usage: $0 start|stop|host-state|images" >&2; exit 2 ;;
 esac

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The walkthrough's refusals, against a running cluster (e2e/cluster.sh): each
 # must exit non-zero with a one-line reason and change nothing. Then manifests
-# that cannot run: the walkthrough must fail with the kubelet's own reason.
+# that cannot run: the walkthrough and the agents e2e must fail with the
+# kubelet's or the API server's own reason.
 #   KUBECONFIG=... bash e2e/faults.sh NODE
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +57,35 @@ expect_cannot_run 'runAsNonRoot without a uid' 'container has runAsNonRoot and i
 expect_cannot_run 'runAsGroup without runAsUser' 'user group "65534" is specified without user' '/runAsUser:/d'
 expect_cannot_run 'a memory limit under what the container needs' 'container init was OOM-killed' \
   's/memory: 32Mi/memory: 1Mi/; s/memory: 16Mi/memory: 1Mi/'
+
+# Agents that cannot run (npm run e2e:agents): the run must fail with the
+# kubelet's or the API server's reason, and delete what it created.
+plan=$(mktemp -d)
+npm run --silent e2e:agents -- --write "$plan" >/dev/null
+expect_agent_fails() {
+  local title=$1 want=$2 edit=$3
+  sed -e "$edit" "$plan/node-exporter.k8s.yaml" >"$plan/broken.k8s.yaml"
+  if cmp -s "$plan/node-exporter.k8s.yaml" "$plan/broken.k8s.yaml"; then
+    echo "FAIL: $title: the edit '$edit' does not change node-exporter.k8s.yaml" >&2
+    exit 1
+  fi
+  expect_refusal "$title" "$want" npm run --silent e2e:agents -- --node "$node_name" --run "$plan/broken.k8s.yaml" --steps run --timeout 30
+}
+expect_agent_fails 'a hostPath of type File that is a directory (the kubelet)' 'hostPath type check failed: / is not a file' \
+  's/^\( *\)type: ""$/\1type: File/'
+expect_agent_fails 'Bidirectional propagation in an unprivileged container (the API server)' \
+  'Bidirectional mount propagation is available only to privileged containers' \
+  's/^\( *\)- mountPath: \/host\/root$/&\n\1  mountPropagation: Bidirectional/'
+expect_refusal 'an agent whose image is not on the node' 'runs cr.fluentbit.io/fluent/fluent-bit:3.1.9, not on node' \
+  npm run --silent e2e:agents -- --node "$node_name" --run "$plan/log-collector.k8s.yaml" --steps run
+sed 's/^\(    namespace: \)logging$/\1elsewhere/' "$plan/log-collector.k8s.yaml" >"$plan/unbound.k8s.yaml"
+expect_refusal 'a ClusterRole bound to another account than the agent runs as' 'ClusterRole logging-fluent-bit is bound to none of the service accounts' \
+  npm run --silent e2e:agents -- --node "$node_name" --rbac "$plan/unbound.k8s.yaml" --steps rbac
+rm -rf "$plan"
+if [[ -n $(kubectl get namespace monitoring logging e2e-agents-restricted --ignore-not-found -o name) ]]; then
+  echo "FAIL: a failed agents run left its namespaces" >&2
+  exit 1
+fi
 
 if [[ $(kubectl get node "$node_name" -o jsonpath='{.metadata.labels}') != "$labels_before" ]]; then
   echo "FAIL: the node's labels changed" >&2

@@ -7,9 +7,9 @@
  *
  * Usage: npm run e2e -- [--node NAME] [--dist DIR] [--timeout SECONDS]
  */
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { eventProblem, evidence, Json, kubectl, kubectlJson, podProblem, step, StepFailed, waitFor } from './kubectl';
 
 const NAMESPACE = 'practice-daemon';
 const DAEMONSET = 'node-reporter';
@@ -24,62 +24,6 @@ const PRIVILEGED_POD = JSON.stringify({
   metadata: { name: 'privileged-probe', namespace: NAMESPACE },
   spec: { containers: [{ name: 'c', image: 'busybox:1.36', command: ['sleep', '1'], securityContext: { privileged: true } }] },
 });
-
-/** Container states that will not get better by waiting: the kubelet's reason ends the run. */
-const STUCK_REASONS = new Set([
-  'CreateContainerConfigError', 'CreateContainerError', 'RunContainerError', 'CrashLoopBackOff', 'StartError',
-  'ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull', 'InvalidImageName', 'OOMKilled', 'ContainerCannotRun',
-]);
-
-class StepFailed extends Error {}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-
-interface KubectlResult { ok: boolean; out: string; err: string }
-
-function kubectl(args: string[], options: { allowFail?: boolean; input?: string } = {}): KubectlResult {
-  const result = spawnSync('kubectl', ['--request-timeout=20s', ...args], { encoding: 'utf-8', input: options.input });
-  if (result.error) {
-    throw new StepFailed(`kubectl could not run: ${result.error.message}`);
-  }
-  const ok = result.status === 0;
-  if (!ok && !options.allowFail) {
-    throw new StepFailed(`kubectl ${args.join(' ')} failed: ${(result.stderr || result.stdout).trim().split('\n')[0]}`);
-  }
-  return { ok, out: result.stdout, err: result.stderr };
-}
-
-function kubectlJson(args: string[]): Json {
-  return JSON.parse(kubectl([...args, '-o', 'json']).out);
-}
-
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-/** Polls until the check returns a value (not undefined), or fails the step with the last state. */
-function waitFor<T>(what: string, seconds: number, check: () => T | undefined, state: () => string): T {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new StepFailed(`timed out after ${seconds}s waiting for ${what}; last seen: ${state()}`);
-    }
-    sleep(500);
-  }
-}
-
-function step(title: string): void {
-  console.log(`\n== ${title}`);
-}
-
-function evidence(text: string): void {
-  console.log(`   ok: ${text}`);
-}
 
 interface Options {
   node?: string;
@@ -115,37 +59,15 @@ function describePods(nodeName: string): string {
   return JSON.stringify(daemonPods(nodeName).map((p) => ({ name: p.metadata.name, node: p.spec.nodeName, phase: p.status?.phase, deleting: Boolean(p.metadata.deletionTimestamp) })));
 }
 
-/** The kubelet's reason when a container of the pod cannot run, from its waiting or last terminated state. */
-function podProblem(pod: Json): string | undefined {
-  for (const status of pod.status?.containerStatuses ?? []) {
-    for (const state of [status.state?.waiting, status.state?.terminated, status.lastState?.terminated]) {
-      if (state?.reason && STUCK_REASONS.has(state.reason) || (state?.exitCode ?? 0) !== 0) {
-        return `pod ${pod.metadata.name}, container ${status.name}: ${state.reason ?? 'exit'}${state.exitCode !== undefined ? ` (exit code ${state.exitCode})` : ''}: ${(state.message ?? '').trim() || '(no message)'}`;
-      }
-    }
-  }
-  return undefined;
-}
-
 /** Fails at once, with the kubelet's reason, when a live reporter pod on the node cannot run. */
 function failIfStuck(nodeName: string): void {
   // A pod being replaced is killed on purpose (exit 137: the shell ignores SIGTERM).
   for (const pod of daemonPods(nodeName).filter((p) => !p.metadata.deletionTimestamp)) {
-    const problem = podProblem(pod) ?? sandboxProblem(pod);
+    const problem = podProblem(pod) ?? eventProblem(pod);
     if (problem) {
       throw new StepFailed(`the agent cannot run: ${problem}`);
     }
   }
-}
-
-/** The kubelet's reason when the pod's sandbox cannot be created: it is only in the pod's events. */
-function sandboxProblem(pod: Json): string | undefined {
-  if (pod.status?.containerStatuses?.some((c: Json) => c.state?.running)) {
-    return undefined;
-  }
-  const events = kubectlJson(['get', 'events', '-n', NAMESPACE, '--field-selector', `involvedObject.uid=${pod.metadata.uid},type=Warning`]).items;
-  const failed = events.find((e: Json) => e.reason === 'FailedCreatePodSandBox');
-  return failed ? `pod ${pod.metadata.name}: ${failed.reason}: ${failed.message}` : undefined;
 }
 
 /** The one live reporter pod on the node that the check accepts, Running and Ready. */

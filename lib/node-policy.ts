@@ -79,6 +79,15 @@ export interface NodePolicyProps {
   readonly matchExpressions?: NodeSelectorRequirement[];
 
   /**
+   * Alternatives: a node must also match at least one of these terms, each a
+   * list of requirements that must all hold (e.g. "a GPU label from NFD, or
+   * one set by hand"). Rendered as OR'd terms of required node affinity, each
+   * with every `matchExpressions` requirement in it too.
+   * @default - no alternatives
+   */
+  readonly anyOf?: NodeSelectorRequirement[][];
+
+  /**
    * The node operating system, e.g. `linux`: adds `kubernetes.io/os` to the
    * nodeSelector.
    * @default - any operating system
@@ -104,6 +113,10 @@ export interface NodePolicyProps {
 
 const BRAND = Symbol.for('node-reporter.NodePolicy');
 
+function copyRequirement(r: NodeSelectorRequirement): NodeSelectorRequirement {
+  return { key: r.key, operator: r.operator, ...(r.values !== undefined ? { values: [...r.values] } : {}) };
+}
+
 /** The problems of a policy's props, with the prop names of {@link NodePolicyProps}. */
 function problemsOf(props: NodePolicyProps): Problem[] {
   if (!isRecord(props)) {
@@ -118,6 +131,19 @@ function problemsOf(props: NodePolicyProps): Problem[] {
       problems.push(problem('matchExpressions', 'an array of { key, operator, values? }', props.matchExpressions));
     } else {
       props.matchExpressions.forEach((r, i) => problems.push(...checkNodeSelectorRequirement(`matchExpressions[${i}]`, r)));
+    }
+  }
+  if (props.anyOf !== undefined) {
+    if (!Array.isArray(props.anyOf) || props.anyOf.length === 0) {
+      problems.push(problem('anyOf', 'a non-empty array of terms, each a non-empty array of { key, operator, values? }', props.anyOf));
+    } else {
+      props.anyOf.forEach((term, i) => {
+        if (!Array.isArray(term) || term.length === 0) {
+          problems.push(problem(`anyOf[${i}]`, 'a non-empty array of { key, operator, values? } (a term with no requirement matches no node)', term));
+        } else {
+          term.forEach((r, j) => problems.push(...checkNodeSelectorRequirement(`anyOf[${i}][${j}]`, r)));
+        }
+      });
     }
   }
   if (props.operatingSystem !== undefined) {
@@ -179,6 +205,9 @@ export class NodePolicy extends Construct {
   /** The requirements on node labels (the architectures included); rendered as required node affinity. */
   public readonly matchExpressions: readonly NodeSelectorRequirement[];
 
+  /** The alternatives: a node matches at least one of these terms too. */
+  public readonly anyOf: readonly (readonly NodeSelectorRequirement[])[];
+
   /** The taints tolerated, beyond those the DaemonSet controller adds. */
   public readonly tolerations: readonly NodeToleration[];
 
@@ -191,9 +220,10 @@ export class NodePolicy extends Construct {
       ...(props.operatingSystem !== undefined ? { [OS_LABEL]: props.operatingSystem } : {}),
     };
     this.matchExpressions = [
-      ...(props.matchExpressions ?? []).map((r) => ({ key: r.key, operator: r.operator, ...(r.values !== undefined ? { values: [...r.values] } : {}) })),
+      ...(props.matchExpressions ?? []).map(copyRequirement),
       ...(props.architectures !== undefined ? [{ key: ARCH_LABEL, operator: 'In', values: [...props.architectures] }] : []),
     ];
+    this.anyOf = (props.anyOf ?? []).map((term) => term.map(copyRequirement));
     this.tolerations = [...(props.tolerations ?? [])];
   }
 
@@ -207,14 +237,18 @@ export class NodePolicy extends Construct {
 
   /**
    * The pod scheduling fields of this policy: `nodeSelector`, required node
-   * affinity (one term with every match expression) and `tolerations`, each
-   * only when the policy has some. Fresh objects on each call.
+   * affinity (one term with every match expression, or one per alternative
+   * of `anyOf`, each with them) and `tolerations`, each only when the policy
+   * has some. Fresh objects on each call.
    */
   public podScheduling(): NodePolicyScheduling {
+    const terms = this.anyOf.length > 0
+      ? this.anyOf.map((term) => [...this.matchExpressions, ...term])
+      : this.matchExpressions.length > 0 ? [this.matchExpressions] : [];
     return {
       ...(Object.keys(this.matchLabels).length > 0 ? { nodeSelector: this.nodeSelector } : {}),
-      ...(this.matchExpressions.length > 0 ? {
-        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: this.matchExpressions.map((r) => ({ ...r, ...(r.values ? { values: [...r.values] } : {}) })) }] } } },
+      ...(terms.length > 0 ? {
+        affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms.map((t) => ({ matchExpressions: t.map(copyRequirement) })) } } },
       } : {}),
       ...(this.tolerations.length > 0 ? { tolerations: this.tolerations.map((t) => t.toKube()) } : {}),
     };

@@ -126,8 +126,8 @@ export interface NodeReporterDaemonSetProps {
  * new NodeReporterDaemonSet(chart, 'NodeReporter', { policy, version: 'v1' });
  */
 export class NodeReporterDaemonSet extends NodeAgent {
-  /** The version the reporter prints. */
-  public readonly version: string;
+  /** The version the reporter prints, also its `app.kubernetes.io/version` label. */
+  public declare readonly version: string;
 
   /** The container image. */
   public readonly image: string;
@@ -171,6 +171,7 @@ export class NodeReporterDaemonSet extends NodeAgent {
       name,
       containers: [{ name: CONTAINER_NAME, image, command, env: { NODE_NAME: DownwardApi.nodeName() }, resources }],
       changeCause: props.changeCause ?? `${name} ${props.version}`,
+      version: props.version,
       labels: props.labels,
       annotations: props.annotations,
       priorityClassName: props.priorityClassName,
@@ -179,7 +180,6 @@ export class NodeReporterDaemonSet extends NodeAgent {
       terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 5,
       revisionHistoryLimit: props.revisionHistoryLimit,
     });
-    this.version = props.version;
     this.image = image;
     this.intervalSeconds = intervalSeconds;
     this.resources = resources;

@@ -79,13 +79,16 @@ export class NodeToleration {
   }
 
   /**
-   * Tolerates every taint (`operator: Exists` without a key, as
-   * node-exporter's chart does), so the agent runs on every eligible node
-   * whatever its taints: control planes, dedicated, cordoned and draining
-   * nodes included.
+   * Tolerates every taint (`operator: Exists` without a key), or every taint
+   * of one effect: `everything(TaintEffect.NO_SCHEDULE)` is
+   * `{ operator: Exists, effect: NoSchedule }`, the toleration of
+   * prometheus-node-exporter's chart. Without an effect the agent runs on every
+   * eligible node whatever its taints: control planes, dedicated, cordoned and
+   * draining nodes included, and it is never evicted by a NoExecute taint.
+   * @param effect the only effect tolerated; every effect when omitted
    */
-  public static everything(): NodeToleration {
-    return new NodeToleration({ operator: 'Exists' });
+  public static everything(effect?: TaintEffect): NodeToleration {
+    return new NodeToleration({ operator: 'Exists', effect });
   }
 
   /** The taint key tolerated; undefined for {@link NodeToleration.everything}. */

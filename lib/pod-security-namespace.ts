@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { isAtLeastAsStrict } from './checks/pod-security';
 import { clusterScoped } from './cluster-scoped';
 import { checkDns1123Label, defined, isRecord, Problem, problem, show } from './k8s/syntax';
-import { NodeAgent, PodSecurityLevel } from './node-agent';
+import { MANAGED_BY, NodeAgent, PodSecurityLevel } from './node-agent';
 import { reportProblems } from './validate-props';
 
 /**
@@ -84,6 +84,7 @@ export class PodSecurityNamespace extends Construct {
       metadata: {
         name: this.name,
         labels: {
+          'app.kubernetes.io/managed-by': MANAGED_BY,
           'pod-security.kubernetes.io/enforce': this.level,
           'pod-security.kubernetes.io/enforce-version': POD_SECURITY_VERSION,
         },

@@ -43,6 +43,18 @@ function amountOf(prop: string, text: string | undefined, problems: Problem[]): 
   return { text, amount: value };
 }
 
+/** A cdk8s-plus Cpu (which cdk8s-plus renders from `amount`; anything else it drops without a word). */
+function cpuOf(prop: string, cpu: unknown, problems: Problem[]): Amount | undefined {
+  if (cpu === undefined) {
+    return undefined;
+  }
+  if (typeof (cpu as { amount?: unknown })?.amount !== 'string') {
+    problems.push(problem(prop, 'a cdk8s-plus Cpu, such as Cpu.millis(100) or Cpu.units(1) (cdk8s-plus drops anything else)', cpu));
+    return undefined;
+  }
+  return amountOf(prop, (cpu as kplus.Cpu).amount, problems);
+}
+
 function withinLimit(prop: string, request: Amount | undefined, limit: Amount | undefined, problems: Problem[]): void {
   if (request && limit && request.amount > limit.amount) {
     problems.push(`'${prop}.request' must be at most '${prop}.limit' (${show(limit.text)}) but got ${show(request.text)}`);
@@ -55,8 +67,8 @@ export function checkResources(prop: string, resources: kplus.ContainerResources
   if (typeof resources !== 'object' || resources === null) {
     return [problem(prop, 'a cdk8s-plus ContainerResources object ({ cpu?, memory?, ephemeralStorage? })', resources)];
   }
-  const cpuRequest = amountOf(`${prop}.cpu.request`, resources.cpu?.request?.amount, problems);
-  const cpuLimit = amountOf(`${prop}.cpu.limit`, resources.cpu?.limit?.amount, problems);
+  const cpuRequest = cpuOf(`${prop}.cpu.request`, resources.cpu?.request, problems);
+  const cpuLimit = cpuOf(`${prop}.cpu.limit`, resources.cpu?.limit, problems);
   withinLimit(`${prop}.cpu`, cpuRequest, cpuLimit, problems);
   // cdk8s-plus renders memory in whole MiB and ephemeral storage in whole GiB.
   const memoryRequest = wholeUnits(`${prop}.memory.request`, resources.memory?.request, 'Mi', problems);

@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 // Generates lib/checks/schema-1.28.json, the strict schema the manifest checks
 // use, from the Kubernetes 1.28 OpenAPI definitions that `cdk8s import
-// k8s@1.28.0` uses (../shared/k8s-schemas/v1.28.0/_definitions.json, or the
-// folder named by K8S_SCHEMAS). Never edit the output by hand: run
-// `npm run schema`. It keeps what validation needs (types, formats, refs,
+// k8s@1.28.0` uses (schemas/v1.28.0/_definitions.json, checked against
+// schemas/SHA256SUMS). Never edit the output by hand: run `npm run schema`. It keeps what validation needs (types, formats, refs,
 // properties, required fields, map values, the kind of each top-level
 // definition) and drops descriptions, so the package ships about a third.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { definitionsFile, readDefinitions } = require('./k8s-definitions');
 
 const root = path.join(__dirname, '..');
-const source = path.join(process.env.K8S_SCHEMAS ?? path.join(root, '..', 'shared', 'k8s-schemas'), 'v1.28.0', '_definitions.json');
+const source = definitionsFile('v1.28.0');
 const out = path.join(root, 'lib', 'checks', 'schema-1.28.json');
 
 const KEEP = ['type', 'format', '$ref', 'properties', 'required', 'items', 'additionalProperties', 'oneOf', 'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-int-or-string'];
@@ -66,6 +66,6 @@ function generate(text) {
 module.exports = { generate, source, out };
 
 if (require.main === module) {
-  fs.writeFileSync(out, generate(fs.readFileSync(source, 'utf-8')));
-  console.log(`wrote ${path.relative(root, out)} (${fs.statSync(out).size} bytes) from ${source}`);
+  fs.writeFileSync(out, generate(readDefinitions('v1.28.0')));
+  console.log(`wrote ${path.relative(root, out)} (${fs.statSync(out).size} bytes) from ${path.relative(root, source)}`);
 }

@@ -1,36 +1,71 @@
 #!/usr/bin/env node
-// `npm run synth`: cdk8s synth, atomically. The cdk8s CLI empties its output
-// folder before it runs the app, so a failed `cdk8s synth` leaves dist/ empty.
-// This synthesizes into a fresh folder beside dist/ and swaps it in only when
-// synth (the checks included) succeeds; on failure dist/ is untouched.
-//   node scripts/synth.js [OUTDIR]   (default dist; extra cdk8s arguments after --)
-const { spawnSync } = require('node:child_process');
+// `npm run synth`: cdk8s synth, atomically and safely. The cdk8s CLI deletes
+// its output folder before it runs the app, so a failed `cdk8s synth` leaves
+// dist/ empty, and `cdk8s synth -o .` deletes the project. This synthesizes
+// into a fresh folder beside the output folder and swaps it in only when synth
+// (the checks included) succeeds, and only into a folder it may own (see
+// output-folder.js); on failure the output folder is untouched.
+//   npm run synth [-- OUTDIR] [--no-validate ...]   default OUTDIR: dist
+//   npm run --silent synth -- --stdout             the manifests on stdout, the checks' report on stderr
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
+const { ROOT, UsageError, claimOutputFolder, main, parseArguments, runCdk8s, shown, swapIn, workFolderBeside } = require('./output-folder');
 
-const dashdash = process.argv.indexOf('--');
-const args = dashdash < 0 ? process.argv.slice(2) : process.argv.slice(2, dashdash);
-const extra = dashdash < 0 ? [] : process.argv.slice(dashdash + 1);
-const outdir = path.resolve(args[0] ?? 'dist');
-// Beside the output folder, so that the swap is a rename on one filesystem.
-const work = fs.mkdtempSync(path.join(path.dirname(outdir), '.synth-'));
-const fresh = path.join(work, 'out');
-const cli = path.join(__dirname, '..', 'node_modules', 'cdk8s-cli', 'bin', 'cdk8s');
-const result = spawnSync(process.execPath, [cli, 'synth', '--no-check-upgrade', '-o', fresh, ...extra], {
-  stdio: 'inherit',
-  env: { ...process.env, CDK8S_CHECK_UPGRADE: 'false' },
-});
-try {
-  if (result.status !== 0) {
-    console.error(`synth failed (exit ${result.status ?? result.signal}): ${path.relative(process.cwd(), outdir) || '.'}/ is left as it was`);
-    process.exitCode = result.status ?? 1;
-  } else {
-    if (fs.existsSync(outdir)) {
-      fs.renameSync(outdir, path.join(work, 'previous'));
-    }
-    fs.renameSync(fresh, outdir);
-    console.log(`wrote ${path.relative(process.cwd(), outdir) || '.'}/`);
+const USAGE = 'usage: npm run synth [-- OUTDIR | --stdout] [--no-validate | --app CMD | ...]';
+
+function parse(argv) {
+  const { folder, flags, cdk8s } = parseArguments(argv, { flags: ['--stdout'], usage: USAGE });
+  if (flags.has('--stdout') && folder !== undefined) {
+    throw new UsageError(`--stdout writes no folder, but got the output folder ${JSON.stringify(folder)} too (${USAGE})`);
   }
-} finally {
-  fs.rmSync(work, { recursive: true, force: true });
+  return { stdout: flags.has('--stdout'), outdir: folder, extra: cdk8s };
+}
+
+/** The manifests as one YAML stream: cdk8s' own --stdout runs the files together without `---`. */
+function printManifests(folder) {
+  const files = fs.readdirSync(folder).filter((f) => f.endsWith('.k8s.yaml')).sort();
+  process.stdout.write(files.map((f) => fs.readFileSync(path.join(folder, f), 'utf-8')).join('---\n'));
+}
+
+function failed(status, outcome) {
+  console.error(`synth failed (exit ${status}): ${outcome}`);
+  return status;
+}
+
+function synth(argv) {
+  const options = parse(argv);
+  if (options.stdout) {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'node-reporter-synth-'));
+    try {
+      // The CLI's report (and its progress) goes to stderr, so stdout is YAML only.
+      const { status, refused } = runCdk8s(['-o', path.join(work, 'out'), ...options.extra], { stdout: 2 });
+      if (status !== 0) {
+        return refused ? 2 : failed(status, 'nothing printed');
+      }
+      printManifests(path.join(work, 'out'));
+      return 0;
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }
+  const outdir = claimOutputFolder(options.outdir ?? 'dist', { kind: 'manifests', owned: path.join(ROOT, 'dist') });
+  const work = workFolderBeside(outdir, 'synthesize elsewhere with npm run synth -- OUTDIR, or print the manifests with npm run --silent synth -- --stdout');
+  try {
+    const { status, refused } = runCdk8s(['-o', path.join(work, 'out'), ...options.extra]);
+    if (status !== 0) {
+      return refused ? 2 : failed(status, `${shown(outdir)} is left as it was`);
+    }
+    swapIn(path.join(work, 'out'), outdir, work);
+    console.log(`wrote ${shown(outdir)}`);
+    return 0;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+module.exports = { parse, synth };
+
+if (require.main === module) {
+  main('npm run synth', () => synth(process.argv.slice(2)));
 }

@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { readmeCommands } from './readme';
+import { sandbox } from './sandbox';
 
 const root = path.join(__dirname, '..');
 
@@ -57,14 +59,81 @@ describe('README examples', () => {
   });
 });
 
-describe('README rule table', () => {
-  test('lists every rule of the checks with its severity, source and waiver', () => {
+describe('the rule table (docs/rules.md)', () => {
+  test('equals what `npm run rules` generates from the rules in code (run it after changing a rule)', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { generate, out } = require('../scripts/generate-rules.js') as { generate(): string; out: string };
+    expect(fs.readFileSync(out, 'utf-8')).toBe(generate());
+  });
+
+  test('lists every rule of the checks with its severity, source, fix and waiver', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { ALL_RULES, WAIVER_PREFIX } = require('../lib/checks') as typeof import('../lib/checks');
-    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf-8');
+    const table = fs.readFileSync(path.join(root, 'docs', 'rules.md'), 'utf-8');
+    const rows = table.split('\n').filter((l) => /^\| `/.test(l));
+    expect(rows).toHaveLength(ALL_RULES.length);
     for (const rule of ALL_RULES) {
       const waiver = rule.id === 'waiver' ? '(cannot be waived)' : `\`${WAIVER_PREFIX}${rule.id}\``;
-      expect(readme).toContain(`| \`${rule.id}\` | ${rule.severity} | ${rule.citation.replace(/\|/g, '\\|')} | ${waiver} |`);
+      expect(rows).toContain(`| \`${rule.id}\` | ${rule.severity} | ${rule.citation.replace(/\|/g, '\\|')} | ${rule.fix.replace(/\|/g, '\\|')} | ${waiver} |`);
     }
   });
+
+  test('is linked from the README, which no longer carries the table', () => {
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf-8');
+    expect(readme).toContain('(docs/rules.md)');
+    expect(readme).not.toMatch(/^\| `pss-privileged` \|/m);
+  });
+});
+
+describe('README commands: each is run by a test or by CI', () => {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf-8');
+  const blocks = readmeCommands(readme);
+
+  test('every shell block says where it runs: package (test/package.test.ts), repo (here), ci (.ci/run) or e2e (the walkthrough in CI)', () => {
+    expect(blocks.filter((b) => !['package', 'repo', 'ci', 'e2e'].includes(b.where))).toEqual([]);
+    expect(new Set(blocks.map((b) => b.where))).toEqual(new Set(['package', 'repo', 'ci', 'e2e']));
+  });
+
+  test('the set-up commands are what .ci/run runs in a lone clone', () => {
+    const ci = fs.readFileSync(path.join(root, '.ci', 'run'), 'utf-8');
+    const lone = ci.split('\n').find((l) => l.includes('cd "$lone/node-reporter"')) ?? '';
+    for (const command of blocks.filter((b) => b.where === 'ci').flatMap((b) => b.commands)) {
+      for (const part of command.split('&&').map((c) => c.trim())) {
+        expect(lone).toContain(part);
+      }
+    }
+  });
+
+  test('the cluster commands are the walkthrough\'s, which CI runs on a real node (e2e/walkthrough.ts)', () => {
+    const walkthrough = fs.readFileSync(path.join(root, 'e2e', 'walkthrough.ts'), 'utf-8');
+    const commands = blocks.filter((b) => b.where === 'e2e').flatMap((b) => b.commands);
+    expect(commands.length).toBeGreaterThan(5);
+    for (const command of commands) {
+      const [tool, verb, second] = command.split(/\s+/);
+      expect([command, tool]).toEqual([command, 'kubectl']);
+      expect(walkthrough).toContain(verb === 'rollout' ? `'rollout', '${second}'` : `'${verb}'`);
+    }
+  });
+
+  test('the repository recipes run as written, offline, and leave dist/ alone', () => {
+    // GIVEN a copy of the project with its fixtures
+    const project = sandbox();
+    fs.cpSync(path.join(root, 'test', 'fixtures'), path.join(project, 'test', 'fixtures'), { recursive: true });
+    const dist = fs.readdirSync(path.join(project, 'dist')).map((f) => fs.readFileSync(path.join(project, 'dist', f), 'utf-8'));
+    try {
+      for (const command of blocks.filter((b) => b.where === 'repo').flatMap((b) => b.commands)) {
+        // WHEN
+        const result = spawnSync('sh', ['-c', command], { cwd: project, encoding: 'utf-8', env: { ...process.env, CDK8S_CHECK_UPGRADE: 'false', NODE_REPORTER_VARIANTS: '' } });
+
+        // THEN
+        expect([command, result.status, result.status === 0 ? '' : result.stderr]).toEqual([command, 0, '']);
+      }
+      expect(fs.readdirSync(path.join(project, 'manifests')).sort()).toEqual(['node-reporter-v1.k8s.yaml', 'node-reporter-v2.k8s.yaml']);
+      expect(fs.readFileSync(path.join(project, 'all.yaml'), 'utf-8')).toBe(dist.join('---\n'));
+      expect(fs.readdirSync(path.join(project, 'helm-chart')).sort()).toEqual(['Chart.yaml', 'README.md', 'templates']);
+      expect(fs.readdirSync(path.join(project, 'dist')).map((f) => fs.readFileSync(path.join(project, 'dist', f), 'utf-8'))).toEqual(dist);
+    } finally {
+      fs.rmSync(path.dirname(project), { recursive: true, force: true });
+    }
+  }, 60_000);
 });

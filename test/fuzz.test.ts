@@ -6,10 +6,16 @@
  *
  * FUZZ_RUNS sets the number of cases per target (default 250; CI runs more).
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import fc from 'fast-check';
 import {
   AgentUpdateStrategy,
+  AgentVolume,
+  clusterRbacName,
   DownwardApi,
   LabeledNodePolicy,
   NodeAgent,
@@ -20,11 +26,14 @@ import {
   NodeToleration,
   PodSecurityLevel,
   PodSecurityNamespace,
+  ProjectedSource,
   RestrictedNamespace,
   TaintEffect,
+  TerminationMessagePolicy,
 } from '../lib';
 import { checkObject, isBlocking } from '../lib/checks';
 import { main } from '../lib/cli/node-reporter';
+import { state } from './sandbox';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130);
@@ -218,6 +227,56 @@ function agentProps(g: Gen, chart: Chart): Record<string, unknown> {
   return props;
 }
 
+/** What real agents need of NodeAgent: volumes, per-container mounts, init containers, security contexts, ports across containers, RBAC, config. */
+function realAgentProps(g: Gen, chart: Chart): Record<string, unknown> {
+  const volume = () => g.maybe(() => g.pick([
+    () => AgentVolume.hostPath(g.pick(['state', 'logs', 'config', g.string()]), g.pick(['/var/lib/agent', '/var/log', 'relative', '/a/../b', g.string()]), { type: g.pick([undefined, kplus.HostPathVolumeType.DIRECTORY_OR_CREATE, kplus.HostPathVolumeType.FILE, 'Dir' as kplus.HostPathVolumeType]) }),
+    () => AgentVolume.emptyDir(g.pick(['tmp', g.string()]), { medium: g.pick([undefined, kplus.EmptyDirMedium.MEMORY]), sizeLimit: g.chance(0.5) ? Size.mebibytes(g.pick([64, 0.5])) : undefined }),
+    () => AgentVolume.configMap(g.pick(['rules', g.string()]), g.pick(['agent-rules', g.string()]), { items: g.chance(0.5) ? [{ key: g.pick(['a.yaml', '..data', '.', g.string()]), path: g.pick(['a.yaml', '../x', '/abs', g.string()]) }] : undefined, defaultMode: g.chance(0.3) ? g.number() : undefined }),
+    () => AgentVolume.secret(g.pick(['tls', g.string()]), g.pick(['agent-tls', g.string()]), { optional: g.chance(0.5) }),
+    () => AgentVolume.projected(g.pick(['identity', g.string()]), [g.pick([
+      ProjectedSource.serviceAccountToken({ path: g.pick(['token', '/token', g.string()]), audience: g.pick([undefined, 'vault']), expirationSeconds: g.pick([undefined, 600, 599, g.number()]) }),
+      ProjectedSource.downwardApi([{ path: g.pick(['labels', g.string()]), fieldPath: g.pick(['metadata.labels', 'spec.nodeName', g.string()]) }]),
+    ])]),
+  ])());
+  const capability = () => g.pick([kplus.Capability.NET_ADMIN, kplus.Capability.SYS_ADMIN, kplus.Capability.NET_BIND_SERVICE, kplus.Capability.CHOWN, kplus.Capability.ALL, 'CAP_KILL', g.string()]);
+  const securityContext = () => g.maybe(() => ({
+    ...(g.chance(0.3) ? { privileged: g.pick([true, false, g.any()]) } : {}),
+    ...(g.chance(0.3) ? { user: g.pick([0, 1000, g.number()]) } : {}),
+    ...(g.chance(0.2) ? { ensureNonRoot: g.pick([true, false]) } : {}),
+    ...(g.chance(0.2) ? { allowPrivilegeEscalation: g.pick([true, false]) } : {}),
+    ...(g.chance(0.4) ? { capabilities: g.maybe(() => ({ ...(g.chance(0.8) ? { add: [capability()] } : {}), ...(g.chance(0.3) ? { drop: [capability()] } : {}) })) } : {}),
+    ...(g.chance(0.2) ? { seccompProfile: g.maybe(() => ({ type: g.pick([kplus.SeccompProfileType.LOCALHOST, kplus.SeccompProfileType.UNCONFINED, kplus.SeccompProfileType.RUNTIME_DEFAULT]), ...(g.chance(0.5) ? { localhostProfile: g.pick(['agent.json', '']) } : {}) })) } : {}),
+    ...(g.chance(0.1) ? { seLinuxOptions: g.maybe(() => ({ type: g.pick(['spc_t', 'container_t']) })) } : {}),
+    ...(g.chance(0.1) ? { appArmorProfile: g.pick(['unconfined', 'runtime/default', g.string()]) } : {}),
+  }));
+  const container = (i: number) => g.maybe(() => ({
+    name: g.maybe(() => g.pick([`c${i}`, 'c0', g.string()]), 0.9),
+    image: 'example.com/agent:1',
+    ...(g.chance(0.5) ? { ports: g.maybe(() => Array.from({ length: 1 + g.int(2) }, () => ({ number: g.pick([9100, 8080, g.number()]), ...(g.chance(0.3) ? { name: g.pick(['metrics', 'http']) } : {}), ...(g.chance(0.2) ? { hostPort: g.pick([9100, 9101, g.number()]) } : {}) }))) } : {}),
+    ...(g.chance(0.5) ? { mounts: g.maybe(() => Array.from({ length: 1 + g.int(2) }, () => ({ volume: g.pick(['state', 'logs', 'tmp', 'rules', 'tls', 'identity', 'config', 'missing']), path: g.pick(['/state', '/var/log', '/tmp', 'relative', g.string()]), ...(g.chance(0.3) ? { readOnly: g.pick([true, false]) } : {}), ...(g.chance(0.3) ? { propagation: g.pick([kplus.MountPropagation.BIDIRECTIONAL, kplus.MountPropagation.HOST_TO_CONTAINER, 'Shared' as kplus.MountPropagation]) } : {}), ...(g.chance(0.2) ? { subPath: g.pick(['a.yaml', '../x', g.string()]) } : {}) }))) } : {}),
+    ...(g.chance(0.5) ? { securityContext: securityContext() } : {}),
+    ...(g.chance(0.1) ? { startup: kplus.Probe.fromHttpGet('/', { port: 9100, successThreshold: g.pick([1, 2]) }) } : {}),
+    ...(g.chance(0.1) ? { liveness: kplus.Probe.fromHttpGet('/', { port: 9100, successThreshold: g.pick([1, 2]) }) } : {}),
+    ...(g.chance(0.1) ? { terminationMessagePolicy: g.pick([TerminationMessagePolicy.FALLBACK_TO_LOGS_ON_ERROR, 'Logs' as TerminationMessagePolicy]) } : {}),
+  }), 0.95);
+  const props: Record<string, unknown> = {
+    policy: new NodePolicy(chart, `P${g.int(1e9)}`, g.chance(0.2) ? { operatingSystem: 'windows' } : { operatingSystem: 'linux' }),
+    name: g.pick(['agent', 'default', 'a-b', '9agent', g.string()]),
+    containers: Array.from({ length: 1 + g.int(2) }, (_, i) => container(i)),
+  };
+  if (g.chance(0.4)) props.initContainers = [container(5)];
+  if (g.chance(0.6)) props.volumes = g.maybe(() => Array.from({ length: 1 + g.int(3) }, volume));
+  if (g.chance(0.3)) props.hostNetwork = g.chance(0.5);
+  if (g.chance(0.2)) props.hostIPC = g.chance(0.5);
+  if (g.chance(0.3)) props.config = g.maybe(() => ({ data: { [g.pick(['a.conf', '.', '..', '..data', 'ok.yaml'])]: g.pick(['x', 'y'.repeat(g.pick([10, 300 * 1024]))]) }, ...(g.chance(0.5) ? { mountPath: g.pick(['/etc/agent', '/tmp']) } : {}) }));
+  if (g.chance(0.3)) props.serviceAccount = g.maybe(() => ({ ...(g.chance(0.6) ? { rules: [g.pick([{ apiGroups: [''], resources: ['nodes'], verbs: ['get'], resourceNames: g.pick([undefined, ['a'], []]) }, { nonResourceURLs: ['/metrics'], verbs: ['get'] }, { apiGroups: [''], nonResourceURLs: ['/x'], verbs: ['get'] }])] } : {}), ...(g.chance(0.3) ? { namespacedRules: [{ apiGroups: ['apps'], resources: ['daemonsets'], resourceNames: ['agent'], verbs: ['patch'] }] } : {}), ...(g.chance(0.3) ? { clusterRoles: [g.pick(['system:node-problem-detector', 'a/b', 'view'])] } : {}) }));
+  if (g.chance(0.3)) props.metrics = g.maybe(() => ({ port: g.pick(['metrics', 9100, 'http', 1]), ...(g.chance(0.3) ? { serviceMonitor: true } : {}) }));
+  if (g.chance(0.2)) props.updateStrategy = AgentUpdateStrategy.rollingUpdate({ maxSurge: kplus.PercentOrAbsolute.absolute(g.pick([0, 1])) });
+  if (g.chance(0.5)) props.podSecurity = { level: g.pick([PodSecurityLevel.PRIVILEGED, PodSecurityLevel.BASELINE]), reason: 'the agent manages the node' };
+  return props;
+}
+
 function reporterProps(g: Gen, chart: Chart): Record<string, unknown> {
   const props: Record<string, unknown> = {
     policy: g.maybe(() => new LabeledNodePolicy(chart, `P${g.int(1e9)}`, { key: 'tier', value: 'edge' }), 0.9),
@@ -259,6 +318,13 @@ const TARGETS: Target[] = [
         const [key, value] = g.pick(Object.entries(props as Record<string, unknown>));
         props = { policy: new NodePolicy(c, 'Valid', {}), name: 'agent', containers: [{ name: 'c', image: 'busybox:1.36' }], [key]: key === 'policy' ? new NodePolicy(c, 'Other', {}) : value };
       }
+      return new NodeAgent(c, 'Agent', props as never);
+    }, { get props() { return props; } }];
+  }],
+  ['NodeAgent, as real agents use it', (g) => {
+    let props: unknown;
+    return [(c) => {
+      props = realAgentProps(g, c);
       return new NodeAgent(c, 'Agent', props as never);
     }, { get props() { return props; } }];
   }],
@@ -324,5 +390,109 @@ describe(`fuzz (seed ${SEED}, ${RUNS} cases per target)`, () => {
       }
     }
     expect([...codes].sort()).toEqual([0, 2]);
+  });
+});
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const outputFolder = require('../scripts/output-folder.js') as {
+  UsageError: new (message: string) => Error;
+  claimOutputFolder(given: string, options: { kind: 'manifests'; root: string; cwd: string; owned: string }): string;
+  workFolderBeside(outdir: string, hint: string): string;
+  swapIn(fresh: string, outdir: string, work: string): void;
+};
+
+/** A random tree beside and inside a project, and an output folder as a user may type it. */
+const NAMES = ['dist', 'lib', 'out', 'a.k8s.yaml', 'b.yaml', 'README.md', '.git', 'x y', '..', '.', 'templates', 'notes.txt'];
+const entry = fc.record({
+  where: fc.constantFrom('project', 'project/dist', 'project/lib', 'scratch', 'project/out'),
+  name: fc.constantFrom(...NAMES.filter((n) => n !== '..' && n !== '.')),
+  kind: fc.constantFrom('file', 'folder', 'symlink'),
+});
+const folderArg = fc.oneof(
+  fc.constantFrom('.', '..', '../..', '/', 'dist', './dist/', 'lib', 'out', 'new', 'dist/..', 'lib/../dist', 'missing/out', 'a.k8s.yaml', 'notes.txt', '.git', 'x y'),
+  fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('/')),
+  fc.array(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 3 }).map((parts) => `/ABS/${parts.join('/')}`),
+);
+
+describe('fuzz: derived names of cluster-scoped objects (fast-check, shrinking to the smallest clash)', () => {
+  const label = fc.stringMatching(/^[a-z0-9]([-a-z0-9]{0,10}[a-z0-9])?$/);
+  test('two different (namespace, agent) pairs never share a ClusterRole name, and none is a built-in role', () => {
+    fc.assert(fc.property(label, label, label, label, (ns1, a1, ns2, a2) => {
+      fc.pre(ns1 !== ns2 || a1 !== a2);
+      const [one, two] = [clusterRbacName(ns1, a1), clusterRbacName(ns2, a2)];
+      return one !== two && !['cluster-admin', 'admin', 'edit', 'view'].includes(one) && !one.startsWith('system:');
+    }), { numRuns: RUNS * 4, seed: SEED });
+  });
+});
+
+describe(`fuzz: output folders of npm run synth (seed ${SEED}, ${RUNS} cases)`, () => {
+  test('a refusal changes nothing; an accepted folder held only manifests (or is dist/), and nothing outside it changes', () => {
+    fc.assert(fc.property(fc.array(entry, { maxLength: 8 }), folderArg, fc.constantFrom('project', 'project/lib', 'scratch'), (entries, given, cwdAt) => {
+      // GIVEN a project with sources and dist/, and random files, folders and symlinks around it
+      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-outdir-'));
+      try {
+        const project = path.join(scratch, 'project');
+        fs.mkdirSync(path.join(project, 'lib'), { recursive: true });
+        fs.mkdirSync(path.join(project, 'dist'));
+        fs.writeFileSync(path.join(project, 'main.ts'), 'app\n');
+        fs.writeFileSync(path.join(project, 'lib', 'index.ts'), 'lib\n');
+        fs.writeFileSync(path.join(project, 'dist', 'v1.k8s.yaml'), 'kind: V1\n');
+        for (const e of entries) {
+          const target = path.join(scratch, e.where, e.name);
+          if (fs.existsSync(path.dirname(target)) && fs.statSync(path.dirname(target)).isDirectory() && !fs.existsSync(target)) {
+            if (e.kind === 'file') {
+              fs.writeFileSync(target, e.name);
+            } else if (e.kind === 'folder') {
+              fs.mkdirSync(target);
+            } else {
+              fs.symlinkSync(project, target);
+            }
+          }
+        }
+        const cwd = path.join(scratch, cwdAt);
+        const arg = given.replace(/^\/ABS/, scratch);
+        // Cases that leave the scratch folder (../x from it) are not run: they would write outside it.
+        const resolved = path.resolve(cwd, arg);
+        if (resolved !== '/' && !resolved.startsWith(`${scratch}${path.sep}`) && resolved !== scratch) {
+          return;
+        }
+        const before = state(scratch);
+
+        // WHEN the script claims the folder, then writes a manifest and swaps it in
+        let outdir: string;
+        try {
+          outdir = outputFolder.claimOutputFolder(arg, { kind: 'manifests', root: project, cwd, owned: path.join(project, 'dist') });
+        } catch (error) {
+          // THEN a refusal is one line, and nothing changed
+          expect(error).toBeInstanceOf(outputFolder.UsageError);
+          expect((error as Error).message).not.toContain('\n');
+          expect(state(scratch)).toEqual(before);
+          return;
+        }
+        const work = outputFolder.workFolderBeside(outdir, 'hint');
+        fs.mkdirSync(path.join(work, 'out'));
+        fs.writeFileSync(path.join(work, 'out', 'new.k8s.yaml'), 'kind: New\n');
+        outputFolder.swapIn(path.join(work, 'out'), outdir, work);
+        fs.rmSync(work, { recursive: true, force: true });
+
+        // THEN only the output folder changed, it held only manifests unless it is dist/, and now holds the new one
+        const after = state(scratch);
+        // By real path: through a symlinked parent, the folder written may be dist/ itself.
+        const realOut = fs.realpathSync(outdir);
+        const inside = (p: string) => path.join(scratch, p) === realOut || path.join(scratch, p).startsWith(`${realOut}${path.sep}`);
+        const relOut = path.relative(scratch, realOut);
+        for (const [p, content] of Object.entries(before)) {
+          if (!inside(p)) {
+            expect([p, after[p]]).toEqual([p, content]);
+          } else if (realOut !== path.join(project, 'dist') && p !== relOut) {
+            expect(p).toMatch(/\.k8s\.yaml$/);
+          }
+        }
+        expect(Object.keys(after).filter(inside).sort()).toEqual([relOut, path.join(relOut, 'new.k8s.yaml')]);
+        expect(fs.readFileSync(path.join(project, 'main.ts'), 'utf-8')).toBe('app\n');
+      } finally {
+        fs.rmSync(scratch, { recursive: true, force: true });
+      }
+    }), { numRuns: RUNS, seed: SEED });
   });
 });

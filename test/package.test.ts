@@ -1,23 +1,31 @@
 /**
  * The package as another team installs it: `npm pack`, the tarball unpacked
- * into a fresh cdk8s app (strict TypeScript) that sees only the package's
- * declared dependencies, then type-checked and synthesized. No registry is
- * contacted: the dependencies are the ones `npm ci` installed here.
+ * into a fresh cdk8s app with the tsconfig that `cdk8s init typescript-app`
+ * writes (lib es2016, strict), which sees only the package's declared
+ * dependencies; every README example compiled there, the app synthesized.
+ * No registry is contacted: the dependencies are the ones `npm ci` installed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { readmeCommands } from './readme';
 import { Manifest } from './util';
 
 const root = path.join(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
 
+/** The example files the README shows (`<!-- example: FILE -->`). */
+function readmeExamples(): string[] {
+  return [...fs.readFileSync(path.join(root, 'README.md'), 'utf-8').matchAll(/<!-- example: (\S+) -->/g)].map((m) => m[1]);
+}
+
 let work: string;
 let app: string;
 let packed: string[];
 let manifests: Manifest[];
+let readmeApp: string;
 
 function run(command: string, args: string[], cwd: string): string {
   const result = spawnSync(command, args, { cwd, encoding: 'utf-8', env: { ...process.env, CDK8S_CHECK_UPGRADE: 'false' } });
@@ -51,20 +59,20 @@ beforeAll(() => {
   for (const name of [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]) {
     provide(name);
   }
-  provide('@types/node');
+  // No @types/node: v20's declarations pull in lib es2020, which hides what lib es2016 lacks
+  // (the template installs @types/node 14, which does not).
 
   fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-  fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2020', module: 'commonjs', lib: ['es2020'], types: ['node'], strict: true, noImplicitReturns: true, noUnusedLocals: true, esModuleInterop: true, outDir: 'out', rootDir: '.' },
-    include: ['*.ts'],
-  }));
-  fs.copyFileSync(path.join(root, 'examples', 'consumer-app.ts'), path.join(app, 'main.ts'));
-  fs.copyFileSync(path.join(root, 'examples', 'check-my-chart.ts'), path.join(app, 'check-my-chart.ts'));
+  // The template's own tsconfig, as `cdk8s init typescript-app` writes it (it emits main.js beside main.ts).
+  fs.copyFileSync(path.join(root, 'node_modules', 'cdk8s-cli', 'templates', 'typescript-app', 'tsconfig.json'), path.join(app, 'tsconfig.json'));
+  for (const example of readmeExamples()) {
+    fs.copyFileSync(path.join(root, example), path.join(app, example === 'examples/consumer-app.ts' ? 'main.ts' : path.basename(example)));
+  }
   run(bin('tsc'), ['-p', '.'], app);
   // The consumer wires the package's manifest checks into its own cdk8s.yaml.
   fs.writeFileSync(path.join(app, 'cdk8s.yaml'), [
     'language: typescript',
-    'app: node out/main.js',
+    'app: node main.js',
     'validations:',
     '  - package: ./node_modules/node-reporter/build/lib/checks/validation-plugin.js',
     '    version: 0.1.0',
@@ -74,6 +82,25 @@ beforeAll(() => {
   const output = run(bin('cdk8s'), ['synth', '--no-check-upgrade'], app);
   expect(output).toContain('Validations ended succesfully');
   manifests = parseAllDocuments(fs.readFileSync(path.join(app, 'dist', 'monitoring.k8s.yaml'), 'utf-8')).map((d) => d.toJS());
+
+  // The README's app: the quick start as main.ts, kubectl's node list as nodes.json, the bins npm would link.
+  readmeApp = path.join(work, 'readme-app');
+  fs.mkdirSync(path.join(readmeApp, 'node_modules', '.bin'), { recursive: true });
+  for (const name of fs.readdirSync(path.join(app, 'node_modules'))) {
+    if (name !== '.bin') {
+      fs.symlinkSync(fs.realpathSync(path.join(app, 'node_modules', name)), path.join(readmeApp, 'node_modules', name), 'dir');
+    }
+  }
+  fs.symlinkSync(path.join('..', 'node-reporter', pkg.bin['node-reporter']), path.join(readmeApp, 'node_modules', '.bin', 'node-reporter'));
+  // npm install makes a bin executable (bin-links); the tarball alone does not.
+  fs.chmodSync(path.join(installed, pkg.bin['node-reporter']), 0o755);
+  fs.symlinkSync(path.join(root, 'node_modules', 'cdk8s-cli', 'bin', 'cdk8s'), path.join(readmeApp, 'node_modules', '.bin', 'cdk8s'));
+  for (const file of ['package.json', 'tsconfig.json', 'cdk8s.yaml']) {
+    fs.copyFileSync(path.join(app, file), path.join(readmeApp, file));
+  }
+  fs.copyFileSync(path.join(root, 'examples', 'quick-start.ts'), path.join(readmeApp, 'main.ts'));
+  fs.copyFileSync(path.join(root, 'test', 'fixtures', 'nodes', 'kubeadm-three.json'), path.join(readmeApp, 'nodes.json'));
+  run(bin('tsc'), ['-p', '.'], readmeApp);
 }, 120_000);
 
 afterAll(() => {
@@ -83,13 +110,61 @@ afterAll(() => {
 });
 
 describe('the npm package', () => {
-  test('ships exactly the built JavaScript and declarations of lib/, the API reference, README and LICENSE', () => {
+  test('ships exactly what a user needs: built lib/, its schema, the API reference and rules, README, CHANGELOG, LICENSE', () => {
     const sources = (fs.readdirSync(path.join(root, 'lib'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\\/g, '/').replace(/\.ts$/, ''));
     const docs = (fs.readdirSync(path.join(root, 'docs', 'api'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => `docs/api/${f}`);
-    const expected = ['LICENSE', 'README.md', 'package.json', 'build/lib/checks/schema-1.28.json', ...docs, ...sources.flatMap((f) => [`build/lib/${f}.js`, `build/lib/${f}.d.ts`])];
+    const expected = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'docs/rules.md', 'build/lib/checks/schema-1.28.json', ...docs, ...sources.flatMap((f) => [`build/lib/${f}.js`, `build/lib/${f}.d.ts`])];
     expect([...packed].sort()).toEqual(expected.sort());
     expect(packed).not.toContain('build/lib/removed-module.js');
+    // No tests, e2e, examples, dist, the definitions the schema is generated from, or the developer guide.
+    expect(packed.filter((f) => /^(test|e2e|examples|dist|schemas|scripts|imports|bench)\/|^CONTRIBUTING\.md$/.test(f))).toEqual([]);
   });
+
+  test('ships the user README, and npm pack --dry-run lists exactly the files of the tarball', () => {
+    const readme = fs.readFileSync(path.join(app, 'node_modules', 'node-reporter', 'README.md'), 'utf-8');
+    expect(readme).toBe(fs.readFileSync(path.join(root, 'README.md'), 'utf-8'));
+    expect(readme).toMatch(/^## Install/m);
+    expect(readme).not.toMatch(/^#+ (Tests|Speed|End to end|The local cluster)/m);
+    const dryRun = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], root))[0].files.map((f: { path: string }) => f.path).sort();
+    expect(dryRun).toEqual([...packed].sort());
+  });
+
+  test('is publishable: not private, with version, repository, homepage, bugs, keywords and a CHANGELOG entry for it', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', 'node-reporter', 'package.json'), 'utf-8'));
+    expect(pkg.private).toBeUndefined();
+    expect(pkg.repository).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/) });
+    expect(pkg.homepage).toMatch(/^https:\/\/github\.com\//);
+    expect(pkg.bugs.url).toMatch(/^https:\/\/github\.com\/.*\/issues$/);
+    expect(pkg.keywords).toEqual(expect.arrayContaining(['cdk8s', 'kubernetes', 'daemonset']));
+    const changelog = fs.readFileSync(path.join(app, 'node_modules', 'node-reporter', 'CHANGELOG.md'), 'utf-8');
+    expect(changelog).toMatch(/^# Changelog\n[\s\S]*Keep a Changelog[\s\S]*^## \[Unreleased\]$/m);
+    expect(changelog).toContain(`## [${pkg.version}] - `);
+  });
+
+  test('exports the library, checks and eligibility to require(), and nothing else', () => {
+    const script = [
+      "const lib = require('node-reporter'); const checks = require('node-reporter/checks'); const eligibility = require('node-reporter/eligibility');",
+      "const version = require('node-reporter/package.json').version;",
+      "let deep; try { require('node-reporter/build/lib/k8s'); deep = 'resolved'; } catch (e) { deep = e.code; }",
+      'console.log(JSON.stringify({ lib: typeof lib.NodeAgent, checks: typeof checks.checkYaml, eligibility: typeof eligibility.evaluateNodes, version, deep }));',
+    ].join('\n');
+    const out = JSON.parse(run(process.execPath, ['-e', script], app));
+    expect(out).toEqual({ lib: 'function', checks: 'function', eligibility: 'function', version: JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf-8')).version, deep: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
+  });
+
+  test('runs the README\'s commands for users as written, in a cdk8s app with the quick start', () => {
+    // `npm install` is the tarball's, unpacked in beforeAll (no registry here); every other line runs as written.
+    const blocks = readmeCommands(fs.readFileSync(path.join(root, 'README.md'), 'utf-8')).filter((b) => b.where === 'package');
+    const commands = blocks.flatMap((b) => b.commands).filter((c) => !c.startsWith('npm install '));
+    expect(commands.length).toBeGreaterThan(5);
+    for (const command of commands) {
+      const result = spawnSync('sh', ['-c', command], { cwd: readmeApp, encoding: 'utf-8', env: { ...process.env, CDK8S_CHECK_UPGRADE: 'false', npm_config_offline: 'true' } });
+      expect([command, result.status, result.status === 0 ? '' : `${result.stdout}${result.stderr}`]).toEqual([command, 0, '']);
+    }
+    const [ns, ds] = parseAllDocuments(fs.readFileSync(path.join(readmeApp, 'dist', 'agents.k8s.yaml'), 'utf-8')).map((d) => d.toJS());
+    expect([ns.kind, ds.kind, ds.metadata.name]).toEqual(['Namespace', 'DaemonSet', 'hello']);
+    expect(JSON.parse(fs.readFileSync(path.join(readmeApp, 'checks.sarif'), 'utf-8')).version).toBe('2.1.0');
+  }, 60_000);
 
   test('carries the Apache-2.0 licence its package.json names', () => {
     const license = fs.readFileSync(path.join(app, 'node_modules', 'node-reporter', 'LICENSE'), 'utf-8');

@@ -21,7 +21,7 @@ describe('RestrictedNamespace', () => {
     new RestrictedNamespace(chart, 'Namespace', { name: 'agents' });
     expect(only(synth(chart), 'Namespace').metadata).toEqual({
       name: 'agents',
-      labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v1.28' },
+      labels: { 'app.kubernetes.io/managed-by': 'node-reporter', 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/enforce-version': 'v1.28' },
     });
   });
 

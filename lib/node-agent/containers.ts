@@ -60,7 +60,7 @@ export interface WindowsSecurityOptions {
  * A container's security context, merged field by field over the agent's
  * defaults (on Linux: uid and gid `runAsUser`, non-root unless uid 0,
  * read-only root, no privilege escalation unless privileged or adding
- * SYS_ADMIN, drop ALL, seccomp RuntimeDefault). `capabilities.add` keeps
+ * SYS_ADMIN, drop ALL; seccomp is the pod's). `capabilities.add` keeps
  * `drop: ['ALL']` unless `drop` is given too.
  */
 export interface AgentSecurityContext extends kplus.ContainerSecurityContextProps {
@@ -233,7 +233,8 @@ export function renderSecurityContext(c: AgentContainer, defaults: ContainerDefa
     readOnlyRootFilesystem: sc.readOnlyRootFilesystem ?? true,
     allowPrivilegeEscalation: sc.allowPrivilegeEscalation ?? (privileged || addsSysAdmin(sc)),
     capabilities: { drop: sc.capabilities?.drop ?? [kplus.Capability.ALL], add: sc.capabilities?.add },
-    seccompProfile: sc.seccompProfile ?? { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
+    // Unset, the container inherits the pod's profile (RuntimeDefault by default).
+    seccompProfile: sc.seccompProfile,
     seLinuxOptions: sc.seLinuxOptions ? { ...sc.seLinuxOptions } : undefined,
   };
 }
@@ -318,15 +319,7 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
     }
   }
   if (sc.seccompProfile !== undefined) {
-    const profile = sc.seccompProfile;
-    if (!isRecord(profile) || !SECCOMP_TYPES.includes(profile.type as string)) {
-      problems.push(problem(`${prop}.seccompProfile`, `{ type: ${SECCOMP_TYPES.join(' | ')}, localhostProfile? } (kplus.SeccompProfileType)`, profile));
-    } else if (profile.type === kplus.SeccompProfileType.LOCALHOST && (typeof profile.localhostProfile !== 'string' || profile.localhostProfile === '')) {
-      // pkg/apis/core/validation: validateSeccompProfileField.
-      problems.push(problem(`${prop}.seccompProfile.localhostProfile`, 'the profile\'s path, relative to the kubelet\'s seccomp folder, with type Localhost', profile.localhostProfile));
-    } else if (profile.type !== kplus.SeccompProfileType.LOCALHOST && profile.localhostProfile !== undefined) {
-      problems.push(problem(`${prop}.seccompProfile.localhostProfile`, 'unset unless type is Localhost', profile.localhostProfile));
-    }
+    problems.push(...seccompProblems(`${prop}.seccompProfile`, sc.seccompProfile));
   }
   if (sc.seLinuxOptions !== undefined) {
     const se = sc.seLinuxOptions;
@@ -339,6 +332,19 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
   }
   if (sc.windowsOptions !== undefined && (!isRecord(sc.windowsOptions) || Object.keys(sc.windowsOptions).some((k) => k !== 'runAsUserName') || (sc.windowsOptions.runAsUserName !== undefined && typeof sc.windowsOptions.runAsUserName !== 'string'))) {
     problems.push(problem(`${prop}.windowsOptions`, 'an object { runAsUserName? }', sc.windowsOptions));
+  }
+  return problems;
+}
+
+/** A seccomp profile the API server accepts (pkg/apis/core/validation: validateSeccompProfileField). */
+export function seccompProblems(prop: string, profile: unknown): Problem[] {
+  const problems: Problem[] = [];
+  if (!isRecord(profile) || !SECCOMP_TYPES.includes(profile.type as string)) {
+    problems.push(problem(prop, `{ type: ${SECCOMP_TYPES.join(' | ')}, localhostProfile? } (kplus.SeccompProfileType)`, profile));
+  } else if (profile.type === kplus.SeccompProfileType.LOCALHOST && (typeof profile.localhostProfile !== 'string' || profile.localhostProfile === '')) {
+    problems.push(problem(`${prop}.localhostProfile`, 'the profile\'s path, relative to the kubelet\'s seccomp folder, with type Localhost', profile.localhostProfile));
+  } else if (profile.type !== kplus.SeccompProfileType.LOCALHOST && profile.localhostProfile !== undefined) {
+    problems.push(problem(`${prop}.localhostProfile`, 'unset unless type is Localhost', profile.localhostProfile));
   }
   return problems;
 }
@@ -363,10 +369,10 @@ function portProblems(prop: string, ports: unknown, hostNetwork: boolean): Probl
       port.name !== undefined && (typeof port.name !== 'string' || !/^(?=.*[a-z])[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(port.name) || port.name.length > 15 || port.name.includes('--'))
         ? problem(`${prop}[${i}].name`, 'an IANA service name (at most 15 characters of a-z, 0-9 and single dashes, with a letter)', port.name) : undefined,
       port.name !== undefined && names.has(port.name) ? problem(`${prop}[${i}].name`, 'unique among the container\'s ports', port.name) : undefined,
-      numbers.has(`${port.number}/${protocol}`) ? problem(`${prop}[${i}].number`, `unique among the container's ${protocol} ports`, port.number) : undefined,
+      numbers.has(`${show(port.number)}/${show(protocol)}`) ? problem(`${prop}[${i}].number`, `unique among the container's ${String(show(protocol)).replace(/"/g, '')} ports`, port.number) : undefined,
     ));
     names.add(port.name);
-    numbers.add(`${port.number}/${protocol}`);
+    numbers.add(`${show(port.number)}/${show(protocol)}`);
   });
   return problems;
 }

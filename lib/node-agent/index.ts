@@ -7,6 +7,7 @@ export * from './downward-api';
 export * from './metrics';
 export * from './node-agent';
 export * from './pod-security';
+export * from './probes';
 export * from './props';
 export * from './rbac';
 export * from './update-strategy';

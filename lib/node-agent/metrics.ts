@@ -5,7 +5,7 @@
 import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { defined, isRecord, Problem, problem, show } from '../k8s/syntax';
 import { AgentContainer } from './containers';
 
 /** How Prometheus finds a node agent's metrics. */
@@ -45,7 +45,12 @@ const KEYS = ['port', 'path', 'service', 'serviceMonitor', 'podMonitor'];
 
 /** The container port `metrics.port` names, if any. */
 function findPort(containers: readonly AgentContainer[], port: unknown): kplus.ContainerPort | undefined {
-  return containers.flatMap((c) => c.ports ?? []).find((p) => (typeof port === 'number' ? p.number === port : p.name === port));
+  return portsOf(containers).find((p) => (typeof port === 'number' ? p.number === port : p.name === port));
+}
+
+/** The containers' ports that are ports (the containers' own checks report the others). */
+function portsOf(containers: readonly AgentContainer[]): kplus.ContainerPort[] {
+  return containers.flatMap((c) => (Array.isArray(c.ports) ? c.ports.filter(isRecord) as kplus.ContainerPort[] : []));
 }
 
 /** The problems of the `metrics` prop. */
@@ -56,7 +61,7 @@ export function metricsProblems(metrics: unknown, agentName: unknown, containers
   const problems = Object.keys(metrics).filter((k) => !KEYS.includes(k)).map((k) => problem('metrics[key]', `one of ${KEYS.join(', ')}`, k));
   const port = findPort(containers, metrics.port);
   problems.push(...defined(
-    port === undefined ? problem('metrics.port', `the name or number of a container port (${containers.flatMap((c) => c.ports ?? []).map((p) => p.name ?? p.number).join(', ') || 'the agent has none'})`, metrics.port) : undefined,
+    port === undefined ? problem('metrics.port', `the name or number of a container port (${portsOf(containers).map((p) => show(p.name ?? p.number)).join(', ') || 'the agent has none'})`, metrics.port) : undefined,
     metrics.path !== undefined && (typeof metrics.path !== 'string' || !metrics.path.startsWith('/')) ? problem('metrics.path', "an HTTP path starting with '/'", metrics.path) : undefined,
     ...(['service', 'serviceMonitor', 'podMonitor'] as const).map((k) => (metrics[k] !== undefined && typeof metrics[k] !== 'boolean' ? problem(`metrics.${k}`, 'a boolean', metrics[k]) : undefined)),
     metrics.serviceMonitor === true && metrics.service === false ? problem('metrics.serviceMonitor', 'false when metrics.service is false (a ServiceMonitor selects the Service)', true) : undefined,

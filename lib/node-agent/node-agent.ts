@@ -15,7 +15,7 @@ import { AgentDaemonSet } from './agent-daemon-set';
 import { AgentContainer, ContainerDefaults, containerProblems, kplusContainerProps, renderSecurityContext } from './containers';
 import { createMetrics } from './metrics';
 import { podSecurityProblems, RenderedPodSecurity, renderedPodSecurity } from './pod-security';
-import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, declaredVolumes, mountPathProblems, NodeAgentProps, propsProblems } from './props';
+import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, declaredVolumes, imageTag, mountPathProblems, NodeAgentProps, propsProblems, recommendedLabels } from './props';
 import { createRbac } from './rbac';
 import { dedupe, mergeAffinity } from './scheduling';
 import { AgentUpdateStrategy } from './update-strategy';
@@ -104,6 +104,9 @@ export class NodeAgent extends Construct {
   /** Whether the agent runs on Windows nodes (its policy's operating system). */
   public readonly windows: boolean;
 
+  /** The `app.kubernetes.io/version` label, if any. */
+  public readonly version?: string;
+
   /** The `kubernetes.io/change-cause` annotation, if any. */
   public readonly changeCause?: string;
 
@@ -167,7 +170,9 @@ export class NodeAgent extends Construct {
       ...(props.config?.mountPath !== undefined ? [{ volume: CONFIG_VOLUME, path: props.config.mountPath }] : []),
     ];
 
-    const labels = { ...props.labels, ...this.selectorLabels };
+    this.version = props.version ?? imageTag(props.containers[0].image);
+    // The recommended labels on every object; the user's over them; the selector's over all.
+    const labels = { ...recommendedLabels(this.name, this.version, props.component ?? 'node-agent', props.partOf ?? this.name), ...props.labels, ...this.selectorLabels };
     const annotations: Record<string, string> = { ...props.annotations };
     if (this.changeCause !== undefined) {
       annotations[CHANGE_CAUSE_ANNOTATION] = this.changeCause;
@@ -366,6 +371,8 @@ export class NodeAgent extends Construct {
     };
     return {
       ...spec,
+      // Zero and false are the API's defaults, which it does not store: rendered, every apply would report a change.
+      minReadySeconds: spec.minReadySeconds || undefined,
       revisionHistoryLimit: this.revisionHistoryLimit,
       updateStrategy: this.updateStrategy.toKube(),
       template: {
@@ -373,12 +380,19 @@ export class NodeAgent extends Construct {
         metadata: { ...metadata, labels: podLabels, annotations: Object.keys(podAnnotations).length > 0 ? podAnnotations : undefined },
         spec: {
           ...pod,
+          hostNetwork: pod.hostNetwork || undefined,
           containers: pod.containers.map(renderContainer(false)),
           initContainers: pod.initContainers?.map(renderContainer(true)),
           volumes: nonEmpty(volumes),
           securityContext: this.windows
-            ? (props.hostProcess ? { windowsOptions: { hostProcess: true } } : undefined)
-            : { ...pod.securityContext, supplementalGroups: props.supplementalGroups ? [...props.supplementalGroups] : undefined },
+            // Windows: non-root (ContainerUser, not ContainerAdministrator) as on Linux; a host process runs as a system account.
+            ? (props.hostProcess ? { windowsOptions: { hostProcess: true } } : { runAsNonRoot: true })
+            : {
+              ...pod.securityContext,
+              // At the pod, so that every container inherits it, those added by `kubectl debug` too.
+              seccompProfile: props.seccompProfile ? { ...props.seccompProfile } : { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
+              supplementalGroups: props.supplementalGroups ? [...props.supplementalGroups] : undefined,
+            },
           os: this.windows ? { name: 'windows' } : pod.os,
           nodeSelector: policy.nodeSelector ? { ...policy.nodeSelector, ...pod.nodeSelector } : pod.nodeSelector,
           tolerations: tolerations.length > 0 ? tolerations : undefined,

@@ -14,6 +14,7 @@ import {
   checkDns1123Subdomain,
   checkInteger,
   checkLabels,
+  checkLabelValue,
   checkQualifiedName,
   checkSingleLine,
   defined,
@@ -23,7 +24,7 @@ import {
   show,
 } from '../k8s/syntax';
 import { NodePolicy } from '../node-policy';
-import { AgentContainer, ContainerDefaults,containerProblems } from './containers';
+import { AgentContainer, ContainerDefaults, containerProblems, seccompProblems } from './containers';
 import { AgentMetrics, metricsProblems } from './metrics';
 import { AgentPodSecurity } from './pod-security';
 import { AgentServiceAccount, serviceAccountProblems } from './rbac';
@@ -38,6 +39,33 @@ export const CHANGE_CAUSE_ANNOTATION = 'kubernetes.io/change-cause';
 
 /** The pod annotation prefix of a container's AppArmor profile (Kubernetes 1.28). */
 export const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
+
+/** The label `managed-by` value of every object the library creates. */
+export const MANAGED_BY = 'node-reporter';
+
+/**
+ * The recommended labels (https://kubernetes.io/docs/concepts/overview/working-with-objects/common-labels/)
+ * of an agent's objects: name, instance, version, component, part-of, managed-by.
+ */
+export function recommendedLabels(name: string, version: string | undefined, component: string, partOf: string): Record<string, string> {
+  return {
+    'app.kubernetes.io/name': name,
+    'app.kubernetes.io/instance': name,
+    ...(version !== undefined ? { 'app.kubernetes.io/version': version } : {}),
+    'app.kubernetes.io/component': component,
+    'app.kubernetes.io/part-of': partOf,
+    'app.kubernetes.io/managed-by': MANAGED_BY,
+  };
+}
+
+/** An image's tag, when it has one that is a label value (`busybox:1.36` -> `1.36`; a digest alone -> none). */
+export function imageTag(image: string): string | undefined {
+  // The tag is after the last ':' of the last path segment (a registry's port is in the first), before any digest.
+  const path = image.split('@')[0];
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  const tag = last.includes(':') ? last.slice(last.indexOf(':') + 1) : undefined;
+  return tag !== undefined && checkLabelValue('tag', tag) === undefined ? tag : undefined;
+}
 
 /** The name of the config's volume, which containers may mount like any other. */
 export const CONFIG_VOLUME = 'config';
@@ -163,6 +191,13 @@ export interface NodeAgentProps {
   readonly fsGroup?: number;
 
   /**
+   * The seccomp profile of the pod, which every container inherits unless it
+   * sets its own (Linux). Anything but RuntimeDefault or Localhost breaks "restricted".
+   * @default - { type: RuntimeDefault }
+   */
+  readonly seccompProfile?: kplus.SeccompProfile;
+
+  /**
    * More groups of the containers' processes (Linux).
    * @default - none
    */
@@ -226,10 +261,29 @@ export interface NodeAgentProps {
   readonly updateStrategy?: AgentUpdateStrategy;
 
   /**
-   * Extra labels on every object the agent creates and on its pods, never in the selector; may not set `app`.
+   * Extra labels on every object the agent creates and on its pods, never in
+   * the selector; over the recommended `app.kubernetes.io/*` ones, but may not set `app`.
    * @default - none
    */
   readonly labels?: Record<string, string>;
+
+  /**
+   * The `app.kubernetes.io/version` label: the version of what the agent runs, a label value.
+   * @default - the first container's image tag, when it is a label value
+   */
+  readonly version?: string;
+
+  /**
+   * The `app.kubernetes.io/component` label: the agent's role in a larger application.
+   * @default 'node-agent'
+   */
+  readonly component?: string;
+
+  /**
+   * The `app.kubernetes.io/part-of` label: the application the agent belongs to.
+   * @default - the agent's name
+   */
+  readonly partOf?: string;
 
   /**
    * Extra annotations on the DaemonSet and its pods. Changing one rolls every
@@ -265,9 +319,9 @@ export interface NodeAgentProps {
 
 const PROP_KEYS = [
   'policy', 'name', 'containers', 'initContainers', 'volumes', 'hostPaths', 'hostNetwork', 'hostPID', 'hostIPC', 'hostProcess',
-  'serviceAccount', 'serviceAccountName', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'supplementalGroups', 'podSecurity',
+  'serviceAccount', 'serviceAccountName', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups', 'podSecurity',
   'priorityClassName', 'runtimeClassName', 'imagePullSecrets', 'shareProcessNamespace', 'dns', 'podAntiAffinity', 'metrics',
-  'updateStrategy', 'labels', 'annotations', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
+  'updateStrategy', 'labels', 'version', 'component', 'partOf', 'annotations', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
 ];
 
 /** @internal Every volume of the pods: `volumes`, the `hostPaths` shorthand, and the config's. */
@@ -338,15 +392,23 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
     for (const key of ['hostPID', 'hostIPC', 'shareProcessNamespace'] as const) {
       if (props[key] === true) problems.push(problem(key, 'false or unset on a Windows agent', props[key]));
     }
-    for (const key of ['runAsUser', 'runAsGroup', 'fsGroup', 'supplementalGroups'] as const) {
+    for (const key of ['runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups'] as const) {
       if (props[key] !== undefined) problems.push(problem(key, 'unset on a Windows agent (a Linux-only field; use securityContext.windowsOptions.runAsUserName)', props[key]));
     }
+  }
+  if (props.seccompProfile !== undefined && !windows) {
+    problems.push(...seccompProblems('seccompProfile', props.seccompProfile));
   }
   if (props.imagePullSecrets !== undefined) {
     if (!Array.isArray(props.imagePullSecrets)) {
       problems.push(problem('imagePullSecrets', 'an array of Secret names', props.imagePullSecrets));
     } else {
       props.imagePullSecrets.forEach((s, i) => problems.push(...defined(checkDns1123Subdomain(`imagePullSecrets[${i}]`, s))));
+    }
+  }
+  for (const key of ['version', 'component', 'partOf'] as const) {
+    if (props[key] !== undefined) {
+      problems.push(...defined(props[key] === '' ? problem(key, 'a non-empty label value', '') : checkLabelValue(key, props[key])));
     }
   }
   if (props.labels !== undefined) {
@@ -424,7 +486,7 @@ function volumesOrNone(props: NodeAgentProps): AgentVolume[] {
   return [
     ...(Array.isArray(props.hostPaths) ? props.hostPaths.filter(isRecord).map((m) => AgentVolume.hostPath(m.name, m.hostPath, { type: m.type })) : []),
     ...(Array.isArray(props.volumes) ? props.volumes.filter((v): v is AgentVolume => v instanceof AgentVolume) : []),
-    ...(isRecord(props.config) ? [AgentVolume.configMap(CONFIG_VOLUME, `${props.name}-config`)] : []),
+    ...(isRecord(props.config) ? [AgentVolume.configMap(CONFIG_VOLUME, `${show(props.name)}-config`)] : []),
   ];
 }
 
@@ -501,10 +563,11 @@ function hostPortProblems(props: NodeAgentProps, hostNetwork: boolean): Problem[
   for (const [key, list] of [['containers', props.containers], ['initContainers', props.initContainers]] as const) {
     (Array.isArray(list) ? list : []).forEach((c, i) => {
       (isRecord(c) && Array.isArray(c.ports) ? c.ports : []).forEach((p: kplus.ContainerPort, j: number) => {
-        const hostPort = p?.hostPort ?? (hostNetwork ? p?.number : undefined);
-        if (hostPort === undefined) return;
+        // Ports that are no ports are the containers' problems to report.
+        const hostPort = isRecord(p) ? p.hostPort ?? (hostNetwork ? p.number : undefined) : undefined;
+        if (typeof hostPort !== 'number') return;
         bindsHost = true;
-        const id = `${hostPort}/${p.protocol ?? kplus.Protocol.TCP}`;
+        const id = `${hostPort}/${show(p.protocol ?? kplus.Protocol.TCP)}`;
         const prop = `${key}[${i}].ports[${j}]`;
         if (seen.has(id)) {
           problems.push(problem(prop, `a host port not bound by ${seen.get(id)} too${hostNetwork ? ' (with hostNetwork every port is a host port)' : ''}`, hostPort));

@@ -35,7 +35,8 @@ export function mergeAffinity(affinity: kplus.k8s.Affinity | undefined, policyTe
 export function dedupe(items: readonly Toleration[]): Toleration[] {
   const seen = new Set<string>();
   return items.filter((t) => {
-    const key = JSON.stringify(Object.keys(t).sort().map((k) => [k, (t as Record<string, unknown>)[k]]));
+    // An unset field and an absent one are the same toleration.
+    const key = JSON.stringify(Object.keys(t).filter((k) => (t as Record<string, unknown>)[k] !== undefined).sort().map((k) => [k, (t as Record<string, unknown>)[k]]));
     return seen.has(key) ? false : (seen.add(key), true);
   });
 }

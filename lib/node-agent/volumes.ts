@@ -73,6 +73,16 @@ export interface ProjectedVolumeOptions {
   readonly defaultMode?: number;
 }
 
+/** Options of {@link ProjectedSource.configMap} and {@link ProjectedSource.secret}. */
+export interface ProjectedKeysOptions {
+  /**
+   * Whether the pod starts without the ConfigMap or Secret (its files are then
+   * absent), e.g. for certificates another component issues later.
+   * @default false
+   */
+  readonly optional?: boolean;
+}
+
 /** Options of {@link ProjectedSource.serviceAccountToken}. */
 export interface ServiceAccountTokenOptions {
   /** Where the token is written, relative to the mount. */
@@ -112,14 +122,14 @@ export class ProjectedSource {
     return new ProjectedSource('downwardApi', { items: files });
   }
 
-  /** Keys of a ConfigMap, by its name. */
-  public static configMap(name: string, items?: KeyToPath[]): ProjectedSource {
-    return new ProjectedSource('configMap', { name, items });
+  /** Keys of a ConfigMap, by its name (every key, unless `items` picks some); `optional` lets the pod start without it. */
+  public static configMap(name: string, items?: KeyToPath[], options: ProjectedKeysOptions = {}): ProjectedSource {
+    return new ProjectedSource('configMap', { name, items, keysOptions: options });
   }
 
-  /** Keys of a Secret, by its name. */
-  public static secret(name: string, items?: KeyToPath[]): ProjectedSource {
-    return new ProjectedSource('secret', { name, items });
+  /** Keys of a Secret, by its name (every key, unless `items` picks some); `optional` lets the pod start without it. */
+  public static secret(name: string, items?: KeyToPath[], options: ProjectedKeysOptions = {}): ProjectedSource {
+    return new ProjectedSource('secret', { name, items, keysOptions: options });
   }
 
   private constructor(
@@ -148,7 +158,11 @@ export class ProjectedSource {
           isRecord(f) && DOWNWARD_FIELDS.includes(f.fieldPath as string) ? undefined : problem(`${prop}[${i}].fieldPath`, `one of ${DOWNWARD_FIELDS.join(', ')}`, isRecord(f) ? f.fieldPath : f),
         ));
       default:
-        return [...defined(checkDns1123Subdomain(`${prop}.name`, o.name)), ...itemsProblems(`${prop}.items`, o.items)];
+        return [
+          ...defined(checkDns1123Subdomain(`${prop}.name`, o.name)),
+          ...itemsProblems(`${prop}.items`, o.items),
+          ...keysOptionsProblems(prop, o.keysOptions),
+        ];
     }
   }
 
@@ -161,11 +175,25 @@ export class ProjectedSource {
       case 'downwardApi':
         return { downwardApi: { items: (o.items as DownwardApiFile[]).map((f) => ({ path: f.path, fieldRef: { fieldPath: f.fieldPath } })) } };
       case 'configMap':
-        return { configMap: { name: o.name, items: keyToPaths(o.items) } };
+        return { configMap: { name: o.name, items: keyToPaths(o.items), optional: (o.keysOptions as ProjectedKeysOptions | undefined)?.optional } };
       default:
-        return { secret: { name: o.name, items: keyToPaths(o.items) } };
+        return { secret: { name: o.name, items: keyToPaths(o.items), optional: (o.keysOptions as ProjectedKeysOptions | undefined)?.optional } };
     }
   }
+}
+
+/** The problems of a projected ConfigMap's or Secret's options; unknown keys are refused, never dropped. */
+function keysOptionsProblems(prop: string, options: unknown): Problem[] {
+  if (options === undefined) {
+    return [];
+  }
+  if (!isRecord(options)) {
+    return [problem(`${prop}.options`, 'an object { optional? }', options)];
+  }
+  return defined(
+    options.optional !== undefined && typeof options.optional !== 'boolean' ? problem(`${prop}.optional`, 'a boolean', options.optional) : undefined,
+    ...Object.keys(options).filter((k) => k !== 'optional').map((k) => problem(`${prop}.options[key]`, 'optional (the only option)', k)),
+  );
 }
 
 /** The kinds of volume a node agent declares. */

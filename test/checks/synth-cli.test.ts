@@ -30,43 +30,6 @@ describe('cdk8s synth with the manifest checks', () => {
   });
 });
 
-describe('npm run synth (scripts/synth.js): atomic', () => {
-  const script = path.join(root, 'scripts', 'synth.js');
-  let outdir: string;
-
-  beforeEach(() => {
-    outdir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'synth-atomic-')), 'dist');
-    fs.mkdirSync(outdir);
-    fs.writeFileSync(path.join(outdir, 'committed.k8s.yaml'), 'kind: Committed\n');
-  });
-
-  afterEach(() => fs.rmSync(path.dirname(outdir), { recursive: true, force: true }));
-
-  const run = (env: Record<string, string>) => spawnSync(process.execPath, [script, outdir], {
-    cwd: root, encoding: 'utf-8', env: { ...process.env, NODE_REPORTER_VARIANTS: '', NODE_REPORTER_CREATE_NAMESPACE: '', ...env },
-  });
-
-  test('leaves the output folder untouched when synth fails, and shows the error', () => {
-    // WHEN
-    const result = run({ NODE_REPORTER_VARIANTS: 'v9' });
-
-    // THEN
-    expect(result.status).not.toBe(0);
-    expect(result.stderr).toContain("'NODE_REPORTER_VARIANTS' must list variants among v1, v2 but got \"v9\"");
-    expect(result.stderr).toContain('synth failed (exit 1): ');
-    expect(fs.readdirSync(outdir)).toEqual(['committed.k8s.yaml']);
-    expect(fs.readdirSync(path.dirname(outdir))).toEqual(['dist']);
-  });
-
-  test('replaces the output folder when synth succeeds: the manifests, nothing else', () => {
-    const result = run({});
-    expect(result.status).toBe(0);
-    expect(fs.readdirSync(outdir).sort()).toEqual(['node-reporter-v1.k8s.yaml', 'node-reporter-v2.k8s.yaml']);
-    expect(fs.readFileSync(path.join(outdir, 'node-reporter-v1.k8s.yaml'), 'utf-8')).toBe(fs.readFileSync(path.join(root, 'dist', 'node-reporter-v1.k8s.yaml'), 'utf-8'));
-    expect(fs.readdirSync(path.dirname(outdir))).toEqual(['dist']);
-  });
-});
-
 describe('validation report', () => {
   test('names the construct path of the object, not N/A', () => {
     const { output } = synth('--app', 'node --require tsx/cjs test/fixtures/privileged-app.ts');

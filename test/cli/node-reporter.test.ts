@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing, Yaml } from 'cdk8s';
-import { LogCollectorChart } from '../../examples/log-collector';
+import { FluentBitChart } from '../../examples/fluent-bit';
 import { NodeExporterChart } from '../../examples/node-exporter';
 import { Io, isUserLabel, main } from '../../lib/cli/node-reporter';
 
@@ -240,7 +240,7 @@ describe('node-reporter eligible --manifest', () => {
   beforeAll(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-reporter-cli-'));
     // The example agents, synthesized as cdk8s would write them.
-    write('agents.k8s.yaml', Yaml.stringify(...Testing.synth(new NodeExporterChart(Testing.app(), 'e')), ...Testing.synth(new LogCollectorChart(Testing.app(), 'l'))));
+    write('agents.k8s.yaml', Yaml.stringify(...Testing.synth(new NodeExporterChart(Testing.app(), 'e')), ...Testing.synth(new FluentBitChart(Testing.app(), 'l'))));
     const nodes = JSON.parse(fs.readFileSync(path.join(fixtures, 'troubled.json'), 'utf-8'));
     const extra = (name: string, labels: Record<string, string>, taints: unknown[] = []) => ({ kind: 'Node', metadata: { name, labels }, spec: { taints } });
     nodes.items.push(
@@ -262,9 +262,10 @@ describe('node-reporter eligible --manifest', () => {
     const reports = JSON.parse(out).daemonSets;
     const eligibleOf = (r: { nodes: Array<{ name: string; eligible: boolean }> }) => r.nodes.filter((n) => n.eligible).map((n) => n.name);
     expect(reports.map((r: { namespace: string; name: string }) => `${r.namespace}/${r.name}`)).toEqual(['monitoring/node-exporter', 'logging/fluent-bit']);
-    // Every taint tolerated: cordoned, not-ready, pressured and GPU nodes too; no Fargate, no Windows.
+    // node-exporter tolerates every NoSchedule taint: not-ready and GPU nodes too; no Fargate, no Windows.
     expect(eligibleOf(reports[0])).toEqual(['cordoned', 'not-ready', 'memory-pressure', 'batch-1', 'gpu-1', 'no-cni-yet']);
-    expect(eligibleOf(reports[1])).toEqual(['cordoned', 'not-ready', 'memory-pressure', 'batch-1', 'gpu-1', 'fargate-1', 'no-cni-yet']);
+    // fluent-bit tolerates none and selects no operating system: only what DaemonSet pods tolerate anyway.
+    expect(eligibleOf(reports[1])).toEqual(['cordoned', 'memory-pressure', 'batch-1', 'fargate-1', 'windows-1']);
     expect(reports[0].nodes.find((n: { name: string }) => n.name === 'fargate-1').reasons).toEqual(['required node affinity does not match']);
   });
 

@@ -10,9 +10,9 @@ import {
   PodSecurityLevel,
   PodSecurityNamespace,
   RestrictedNamespace,
-} from '../lib';
-import { checkObject, isBlocking } from '../lib/checks';
-import { Manifest, only, synth } from './util';
+} from '../../lib';
+import { checkObject, isBlocking } from '../../lib/checks';
+import { Manifest, only, synth } from '../util';
 
 function agentIn(chart: Chart, props: Partial<NodeAgentProps> = {}): NodeAgent {
   return new NodeAgent(chart, 'Agent', {
@@ -36,10 +36,10 @@ describe('NodeAgent defaults', () => {
 
     // THEN
     const pod = ds.spec.template.spec;
-    expect(pod.securityContext).toMatchObject({ runAsUser: 65534, runAsGroup: 65534, runAsNonRoot: true });
+    expect(pod.securityContext).toMatchObject({ runAsUser: 65534, runAsGroup: 65534, runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
     expect(pod.containers[0].securityContext).toEqual({
       allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, privileged: false, readOnlyRootFilesystem: true,
-      runAsGroup: 65534, runAsNonRoot: true, runAsUser: 65534, seccompProfile: { type: 'RuntimeDefault' },
+      runAsGroup: 65534, runAsNonRoot: true, runAsUser: 65534,
     });
     expect(pod.automountServiceAccountToken).toBe(false);
     expect(pod.containers[0].resources).toEqual({ requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '32Mi' } });
@@ -48,7 +48,11 @@ describe('NodeAgent defaults', () => {
     expect(ds.spec.revisionHistoryLimit).toBe(10);
     expect(pod.terminationGracePeriodSeconds).toBe(30);
     expect(ds.spec.selector).toEqual({ matchLabels: { app: 'agent' } });
-    expect(ds.spec.template.metadata.labels).toEqual({ app: 'agent' });
+    expect(ds.spec.template.metadata.labels).toEqual({
+      'app': 'agent',
+      'app.kubernetes.io/name': 'agent', 'app.kubernetes.io/instance': 'agent', 'app.kubernetes.io/version': '1.0',
+      'app.kubernetes.io/component': 'node-agent', 'app.kubernetes.io/part-of': 'agent', 'app.kubernetes.io/managed-by': 'node-reporter',
+    });
   });
 
   test('passes the manifest checks without a finding', () => {
@@ -110,7 +114,7 @@ describe('NodeAgent options', () => {
     // THEN
     expect(only(objects, 'ServiceAccount').metadata).toMatchObject({ name: 'agent', namespace: 'logging' });
     const role = only(objects, 'ClusterRole');
-    expect(role.metadata).toEqual({ name: 'node-agent:logging:agent', labels: { app: 'agent' } });
+    expect(role.metadata).toMatchObject({ name: 'node-agent:logging:agent', labels: { 'app': 'agent', 'app.kubernetes.io/instance': 'agent', 'app.kubernetes.io/managed-by': 'node-reporter' } });
     expect(role.rules).toEqual([{ apiGroups: [''], resources: ['pods', 'namespaces'], verbs: ['get', 'list', 'watch'] }]);
     const binding = only(objects, 'ClusterRoleBinding');
     expect(binding.metadata).not.toHaveProperty('namespace');

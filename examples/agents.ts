@@ -1,0 +1,20 @@
+// The real agents of examples/, by the name of their file in examples/dist/.
+// `npm run examples` synthesizes each into examples/dist/<name>.k8s.yaml.
+import { Chart } from 'cdk8s';
+import { Construct } from 'constructs';
+import { CiliumChart } from './cilium';
+import { FluentBitChart } from './fluent-bit';
+import { KuredChart } from './kured';
+import { NodeExporterChart } from './node-exporter';
+import { NodeProblemDetectorChart } from './node-problem-detector';
+import { NvidiaDevicePluginChart } from './nvidia-device-plugin';
+
+/** Each example agent's chart, by its name. */
+export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
+  'cilium': (scope, id) => new CiliumChart(scope, id),
+  'fluent-bit': (scope, id) => new FluentBitChart(scope, id),
+  'kured': (scope, id) => new KuredChart(scope, id),
+  'node-exporter': (scope, id) => new NodeExporterChart(scope, id),
+  'node-problem-detector': (scope, id) => new NodeProblemDetectorChart(scope, id),
+  'nvidia-device-plugin': (scope, id) => new NvidiaDevicePluginChart(scope, id),
+};

@@ -1,0 +1,22 @@
+// `npm run examples`: every agent of examples/agents.ts into
+// examples/dist/<name>.k8s.yaml, as `cdk8s synth` writes a chart, and only
+// those files: a fresh folder swapped in when all of them synthesize.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { App } from 'cdk8s';
+import { AGENTS } from './agents';
+
+const dist = path.join(__dirname, 'dist');
+const fresh = fs.mkdtempSync(path.join(__dirname, '.examples-'));
+try {
+  const app = new App({ outdir: fresh });
+  for (const [name, chart] of Object.entries(AGENTS)) {
+    chart(app, name);
+  }
+  app.synth();
+  fs.rmSync(dist, { recursive: true, force: true });
+  fs.renameSync(fresh, dist);
+  console.log(`wrote ${Object.keys(AGENTS).map((n) => `examples/dist/${n}.k8s.yaml`).join(', ')}`);
+} finally {
+  fs.rmSync(fresh, { recursive: true, force: true });
+}

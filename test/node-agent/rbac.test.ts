@@ -1,0 +1,96 @@
+/**
+ * The agent's identity: a ServiceAccount with cluster-wide rules, rules in
+ * its namespace, bindings to existing ClusterRoles, and names of
+ * cluster-scoped objects that can never take over another's.
+ */
+import { App, Chart, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { AgentServiceAccount, clusterRbacName, NodeAgent, NodeAgentProps, NodePolicy } from '../../lib';
+import { checkObject, isBlocking } from '../../lib/checks';
+import { Manifest, only, synth } from '../util';
+
+function objectsOf(serviceAccount: AgentServiceAccount, props: Partial<NodeAgentProps> = {}, namespace = 'kube-system'): Manifest[] {
+  const chart = new Chart(Testing.app(), 'test', { namespace });
+  new NodeAgent(chart, 'Agent', { policy: new NodePolicy(chart, 'Policy'), name: 'kured', containers: [{ name: 'kured', image: 'example.com/kured:1' }], serviceAccount, ...props } as NodeAgentProps);
+  const objects = synth(chart);
+  expect(objects.flatMap((o) => checkObject(o)).filter(isBlocking)).toEqual([]);
+  return objects;
+}
+
+describe('rules, Roles and bindings', () => {
+  test('cluster rules, namespaced rules with resourceNames, and an existing ClusterRole, each with its binding to the ServiceAccount', () => {
+    // GIVEN kured's RBAC
+    const objects = objectsOf({
+      rules: [
+        { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'patch'] },
+        { apiGroups: [''], resources: ['pods/eviction'], verbs: ['create'] },
+      ],
+      namespacedRules: [{ apiGroups: ['apps'], resources: ['daemonsets'], resourceNames: ['kured'], verbs: ['update', 'patch'] }],
+      clusterRoles: ['system:node-problem-detector'],
+    });
+
+    // THEN
+    const subject = [{ kind: 'ServiceAccount', name: 'kured', namespace: 'kube-system' }];
+    expect(only(objects, 'ClusterRole').metadata.name).toBe('node-agent:kube-system:kured');
+    expect(only(objects, 'Role').metadata).toMatchObject({ name: 'kured', namespace: 'kube-system' });
+    expect(only(objects, 'RoleBinding')).toMatchObject({ roleRef: { kind: 'Role', name: 'kured' }, subjects: subject });
+    const bindings = objects.filter((o) => o.kind === 'ClusterRoleBinding');
+    expect(bindings.map((b) => [b.metadata.name, b.roleRef.name])).toEqual([
+      ['node-agent:kube-system:kured', 'node-agent:kube-system:kured'],
+      ['node-agent:kube-system:kured:system:node-problem-detector', 'system:node-problem-detector'],
+    ]);
+    expect(bindings.every((b) => JSON.stringify(b.subjects) === JSON.stringify(subject) && b.metadata.namespace === undefined)).toBe(true);
+  });
+
+  test('a ServiceAccount without rules, with or without its token; an existing ServiceAccount by name', () => {
+    const tokenless = only(objectsOf({ automountToken: false }), 'DaemonSet').spec.template.spec;
+    expect(tokenless).toMatchObject({ serviceAccountName: 'kured', automountServiceAccountToken: false });
+    const objects = objectsOf({});
+    expect(objects.filter((o) => /Role/.test(o.kind))).toEqual([]);
+    expect(only(objects, 'DaemonSet').spec.template.spec.automountServiceAccountToken).toBe(true);
+
+    const chart = new Chart(Testing.app(), 'test', { namespace: 'x' });
+    new NodeAgent(chart, 'Agent', { policy: new NodePolicy(chart, 'P'), name: 'a', containers: [{ name: 'a', image: 'example.com/a:1' }], serviceAccountName: 'shared-agent' });
+    expect(only(synth(chart), 'DaemonSet').spec.template.spec).toMatchObject({ serviceAccountName: 'shared-agent', automountServiceAccountToken: true });
+    expect(synth(chart).filter((o) => o.kind === 'ServiceAccount')).toEqual([]);
+  });
+
+  test('refuses rules the API server would refuse, naming the prop', () => {
+    const build = (account: unknown) => () => objectsOf(account as AgentServiceAccount);
+    expect(build({ namespacedRules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.namespacedRules\[0\]\.nonResourceURLs' must be unset in a namespaced rule/);
+    expect(build({ rules: [{ apiGroups: [''], resources: ['pods'], nonResourceURLs: ['/x'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.rules\[0\]' must be either a rule on resources or one on nonResourceURLs, not both/);
+    expect(build({ rules: [{ apiGroups: [], resources: ['pods'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.rules\[0\]\.apiGroups' must be an array of at least one API group/);
+    expect(build({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: [] }] })).toThrow(/'serviceAccount\.rules\[0\]\.verbs' must be an array of at least one non-empty strings/);
+    expect(build({ clusterRoles: ['a/b'] })).toThrow(/'serviceAccount\.clusterRoles\[0\]' must be a ClusterRole name/);
+    expect(build({ role: [] })).toThrow(/'serviceAccount' key must be one of rules, namespacedRules, clusterRoles, automountToken but got "role"/);
+  });
+});
+
+describe('names that cannot take over another object', () => {
+  test('namespace "cluster" with agent "admin" is never cluster-admin; a-b/c and a/b-c never share a name', () => {
+    expect(clusterRbacName('cluster', 'admin')).toBe('node-agent:cluster:admin');
+    expect(clusterRbacName('a-b', 'c')).not.toBe(clusterRbacName('a', 'b-c'));
+    for (const builtin of ['cluster-admin', 'admin', 'edit', 'view']) {
+      expect(clusterRbacName('x', 'y')).not.toBe(builtin);
+    }
+    expect(clusterRbacName('system', 'node').startsWith('system:')).toBe(false);
+  });
+
+  test('an agent named "default" with a ServiceAccount is refused: it would take over the namespace\'s default ServiceAccount', () => {
+    const chart = new Chart(Testing.app(), 'test', { namespace: 'x' });
+    expect(() => new NodeAgent(chart, 'Agent', { policy: new NodePolicy(chart, 'P'), name: 'default', containers: [{ name: 'a', image: 'example.com/a:1' }], serviceAccount: {} }))
+      .toThrow(/'name' must be another name than 'default' when the agent has a serviceAccount/);
+  });
+
+  test('a ClusterRole of the user\'s with the agent\'s name is a clash, whatever the charts\' namespaces', () => {
+    // GIVEN the agent's ClusterRole, and the user's own ClusterRole of that name in a chart of another namespace
+    const app = new App({ outdir: Testing.app().outdir });
+    const agents = new Chart(app, 'agents', { namespace: 'kube-system' });
+    new NodeAgent(agents, 'Agent', { policy: new NodePolicy(agents, 'P'), name: 'kured', containers: [{ name: 'a', image: 'example.com/a:1' }], serviceAccount: { rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }] } });
+    const mine = new Chart(app, 'mine', { namespace: 'ops' });
+    new kplus.k8s.KubeClusterRole(mine, 'Role', { metadata: { name: 'node-agent:kube-system:kured' } });
+
+    // THEN
+    expect(() => app.synth()).toThrow(/ClusterRole "node-agent:kube-system:kured" is defined by both agents\/Agent\/ClusterRole and mine\/Role/);
+  });
+});

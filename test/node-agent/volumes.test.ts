@@ -1,0 +1,134 @@
+/**
+ * Volumes declared once and mounted per container: typed host paths,
+ * emptyDir, ConfigMap, Secret and projected volumes, readOnly, propagation
+ * and subPath, and the API server's rules on them, at construction.
+ */
+import { Chart, Size, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { AgentContainer, AgentVolume, NodeAgent, NodeAgentProps, NodePolicy, PodSecurityLevel, ProjectedSource } from '../../lib';
+import { checkObject, isBlocking } from '../../lib/checks';
+import { Manifest, only, synth } from '../util';
+
+const privileged = { level: PodSecurityLevel.PRIVILEGED, reason: 'reads the node' };
+
+function daemonSetOf(props: Partial<NodeAgentProps>): Manifest {
+  const chart = new Chart(Testing.app(), 'test', { namespace: 'agents' });
+  new NodeAgent(chart, 'Agent', { policy: new NodePolicy(chart, 'Policy'), name: 'agent', containers: [{ name: 'agent', image: 'example.com/agent:1' }], ...props } as NodeAgentProps);
+  const ds = only(synth(chart), 'DaemonSet');
+  expect(checkObject(ds).filter(isBlocking)).toEqual([]);
+  return ds;
+}
+
+function build(props: Partial<NodeAgentProps>): () => NodeAgent {
+  const chart = new Chart(Testing.app(), 'test', { namespace: 'agents' });
+  return () => new NodeAgent(chart, 'Agent', { policy: new NodePolicy(chart, 'Policy'), name: 'agent', containers: [{ name: 'agent', image: 'example.com/agent:1' }], ...props } as NodeAgentProps);
+}
+
+const container = (name: string, extra: Partial<AgentContainer> = {}): AgentContainer => ({ name, image: `example.com/${name}:1`, ...extra });
+
+describe('volumes declared once, mounted per container', () => {
+  test('a typed, writable host path is mounted only where a container asks for it', () => {
+    // GIVEN a positions directory the kubelet creates, mounted writable by the main container only
+    const ds = daemonSetOf({
+      containers: [container('shipper', { mounts: [{ volume: 'state', path: '/var/lib/shipper', readOnly: false }] }), container('sidecar')],
+      volumes: [AgentVolume.hostPath('state', '/var/lib/shipper', { type: kplus.HostPathVolumeType.DIRECTORY_OR_CREATE })],
+      podSecurity: privileged,
+    });
+
+    // THEN
+    const pod = ds.spec.template.spec;
+    expect(pod.volumes).toEqual([{ name: 'state', hostPath: { path: '/var/lib/shipper', type: 'DirectoryOrCreate' } }]);
+    expect(pod.containers[0].volumeMounts).toEqual([{ name: 'state', mountPath: '/var/lib/shipper', readOnly: false }]);
+    expect(pod.containers[1]).not.toHaveProperty('volumeMounts');
+  });
+
+  test('mounts are read-only by default, but for an emptyDir', () => {
+    const ds = daemonSetOf({
+      containers: [container('agent', { mounts: [{ volume: 'logs', path: '/var/log' }, { volume: 'tmp', path: '/tmp' }] })],
+      volumes: [AgentVolume.hostPath('logs', '/var/log'), AgentVolume.emptyDir('tmp', { medium: kplus.EmptyDirMedium.MEMORY, sizeLimit: Size.mebibytes(64) })],
+      podSecurity: privileged,
+    });
+    const pod = ds.spec.template.spec;
+    expect(pod.containers[0].volumeMounts).toEqual([
+      { name: 'logs', mountPath: '/var/log', readOnly: true },
+      { name: 'tmp', mountPath: '/tmp', readOnly: false },
+    ]);
+    expect(pod.volumes[1]).toEqual({ name: 'tmp', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } });
+  });
+
+  test('renders ConfigMap, Secret and projected volumes (a bound token with audience and expiry, Downward API files), and subPath', () => {
+    // GIVEN
+    const ds = daemonSetOf({
+      containers: [container('agent', {
+        mounts: [
+          { volume: 'rules', path: '/etc/agent/rules.yaml', subPath: 'rules.yaml' },
+          { volume: 'tls', path: '/etc/agent/tls' },
+          { volume: 'identity', path: '/var/run/agent' },
+        ],
+      })],
+      volumes: [
+        AgentVolume.configMap('rules', 'agent-rules', { items: [{ key: 'rules.yaml', path: 'rules.yaml' }] }),
+        AgentVolume.secret('tls', 'agent-tls', { defaultMode: 0o400, optional: true }),
+        AgentVolume.projected('identity', [
+          ProjectedSource.serviceAccountToken({ path: 'token', audience: 'vault', expirationSeconds: 3600 }),
+          ProjectedSource.downwardApi([{ path: 'labels', fieldPath: 'metadata.labels' }]),
+        ]),
+      ],
+    });
+
+    // THEN
+    const pod = ds.spec.template.spec;
+    expect(pod.volumes).toEqual([
+      { name: 'rules', configMap: { name: 'agent-rules', items: [{ key: 'rules.yaml', path: 'rules.yaml' }] } },
+      { name: 'tls', secret: { secretName: 'agent-tls', defaultMode: 256, optional: true } },
+      { name: 'identity', projected: { sources: [
+        { serviceAccountToken: { path: 'token', audience: 'vault', expirationSeconds: 3600 } },
+        { downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } },
+      ] } },
+    ]);
+    expect(pod.containers[0].volumeMounts[0]).toEqual({ name: 'rules', mountPath: '/etc/agent/rules.yaml', subPath: 'rules.yaml', readOnly: true });
+    // Only host paths leave "restricted".
+    expect(ds.metadata.annotations ?? {}).toEqual({});
+  });
+
+  test('Bidirectional propagation is for privileged containers only, as the API server requires', () => {
+    const volumes = [AgentVolume.hostPath('kubelet', '/var/lib/kubelet', { type: kplus.HostPathVolumeType.DIRECTORY })];
+    const mounts = [{ volume: 'kubelet', path: '/var/lib/kubelet', readOnly: false, propagation: kplus.MountPropagation.BIDIRECTIONAL }];
+    expect(build({ containers: [container('plugin', { mounts })], volumes, podSecurity: privileged }))
+      .toThrow(/'containers\[0\]\.mounts\[0\]\.propagation' must be HostToContainer or None: Bidirectional is only allowed in privileged containers/);
+    const ds = daemonSetOf({ containers: [container('plugin', { mounts, securityContext: { privileged: true } })], volumes, podSecurity: privileged });
+    expect(ds.spec.template.spec.containers[0].volumeMounts[0]).toMatchObject({ mountPropagation: 'Bidirectional' });
+  });
+
+  test('refuses a mount of an undeclared volume, a subPath with .., two mounts at one path, and two volumes of one name', () => {
+    expect(build({ containers: [container('a', { mounts: [{ volume: 'nope', path: '/x' }] })] }))
+      .toThrow(/'containers\[0\]\.mounts\[0\]\.volume' must be the name of a declared volume \(none declared\) but got "nope"/);
+    expect(build({ containers: [container('a', { mounts: [{ volume: 't', path: '/x', subPath: '../etc' }] })], volumes: [AgentVolume.emptyDir('t')] }))
+      .toThrow(/'containers\[0\]\.mounts\[0\]\.subPath' must be a relative path without '\.\.'/);
+    expect(build({ containers: [container('a', { mounts: [{ volume: 't', path: '/x' }, { volume: 't', path: '/x' }] })], volumes: [AgentVolume.emptyDir('t')] }))
+      .toThrow(/'containers\[0\]\.mounts' must be mounts at distinct paths/);
+    expect(build({ volumes: [AgentVolume.emptyDir('t'), AgentVolume.emptyDir('t')] })).toThrow(/'volumes\[1\]\.name' must be a volume name no other volume uses but got "t"/);
+  });
+
+  test('refuses bad sources at construction, each naming its prop', () => {
+    expect(build({ volumes: [AgentVolume.hostPath('h', 'var/log')], podSecurity: privileged })).toThrow(/'volumes\[0\]\.path' must be an absolute path/);
+    expect(build({ volumes: [AgentVolume.hostPath('h', '/x', { type: 'Dir' as kplus.HostPathVolumeType })], podSecurity: privileged })).toThrow(/'volumes\[0\]\.type' must be one of DirectoryOrCreate, Directory/);
+    expect(build({ volumes: [AgentVolume.projected('p', [ProjectedSource.serviceAccountToken({ path: 'token', expirationSeconds: 60 })])] }))
+      .toThrow(/'volumes\[0\]\.sources\[0\]\.expirationSeconds' must be an integer from 600 to 4294967296 but got 60/);
+    expect(build({ volumes: [AgentVolume.configMap('c', 'cm', { items: [{ key: '..data', path: 'x' }] })] })).toThrow(/'volumes\[0\]\.items\[0\]\.key' must be a key/);
+    expect(build({ volumes: [{ name: 'raw', hostPath: { path: '/' } } as never] })).toThrow(/'volumes\[0\]' must be an AgentVolume/);
+  });
+
+  test('Windows host paths are drive or pipe paths', () => {
+    const chart = new Chart(Testing.app(), 'test', { namespace: 'agents' });
+    new NodeAgent(chart, 'Agent', {
+      policy: new NodePolicy(chart, 'Windows', { operatingSystem: 'windows' }),
+      name: 'agent',
+      containers: [container('agent', { mounts: [{ volume: 'pipe', path: '\\\\.\\pipe\\csi-proxy-v1' }, { volume: 'kubelet', path: 'C:\\var\\lib\\kubelet', readOnly: false }] })],
+      volumes: [AgentVolume.hostPath('pipe', '\\\\.\\pipe\\csi-proxy-v1'), AgentVolume.hostPath('kubelet', 'C:\\var\\lib\\kubelet', { type: kplus.HostPathVolumeType.DIRECTORY })],
+      podSecurity: privileged,
+    });
+    const pod = only(synth(chart), 'DaemonSet').spec.template.spec;
+    expect(pod.volumes.map((v: Manifest) => v.hostPath.path)).toEqual(['\\\\.\\pipe\\csi-proxy-v1', 'C:\\var\\lib\\kubelet']);
+  });
+});
