@@ -254,7 +254,13 @@ function table(report: EligibilityReport, controlPlaneHint: string): string {
     }
     const overwrite = node.reasons.some((r) => r.startsWith('label '));
     const name = checkDns1123Subdomain('nodeName', node.name) === undefined ? node.name : undefined;
-    fixes.push(name !== undefined ? `  ${labelNodeCommand(name, node.missingLabels, overwrite)}` : `  (no command for node ${printable(node.name, true)}: not a valid node name)`);
+    // A manifest's nodeSelector may want what no label can hold: then there is no command to print.
+    const invalid = Object.entries(node.missingLabels).find(([k, v]) => checkQualifiedName('key', k) !== undefined || checkLabelValue('value', v) !== undefined);
+    if (invalid) {
+      fixes.push(`  (no command for node ${printable(node.name)}: the nodeSelector wants ${printable(invalid[0])}=${printable(invalid[1], true)}, which is not a valid label, so no node can match it)`);
+    } else {
+      fixes.push(name !== undefined ? `  ${labelNodeCommand(name, node.missingLabels, overwrite)}` : `  (no command for node ${printable(node.name, true)}: not a valid node name)`);
+    }
   }
   if (fixes.length > 0) {
     lines.push('', 'Nodes whose only obstacle is the label become eligible with:', ...fixes);

@@ -39,6 +39,20 @@ describe('eligible --manifest on malformed DaemonSets: one line, exit 2', () => 
   });
 });
 
+describe('eligible --manifest with a nodeSelector no node label can satisfy (found by the fuzz test)', () => {
+  test('says so instead of printing a kubectl label command, which would throw', () => {
+    // GIVEN a nodeSelector value that is not a label value
+    const manifest = daemonSet('  template:\n    spec:\n      nodeSelector: {tier: " "}\n');
+
+    // WHEN
+    const { code, out, err } = run(['eligible', '--nodes', nodesFile, '--manifest', '-'], manifest);
+
+    // THEN
+    expect([code, err]).toEqual([0, '']);
+    expect(out).toContain('  (no command for node worker-1: the nodeSelector wants tier=" ", which is not a valid label, so no node can match it)');
+  });
+});
+
 describe('YAML nested ~800 deep: one line, never "Maximum call stack size exceeded" alone', () => {
   const deep = (depth: number) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  a: ${'['.repeat(depth)}${']'.repeat(depth)}\n`;
 
