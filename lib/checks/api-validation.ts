@@ -2,7 +2,8 @@
  * The API server's own field validation, ported from Kubernetes' validation
  * code (release-1.28), one module per API group as upstream keeps it
  * (./api/core-pod.ts and ./api/core.ts: pkg/apis/core/validation; ./api/apps.ts:
- * pkg/apis/apps/validation; and batch, rbac, policy, scheduling). Each rule
+ * pkg/apis/apps/validation; and batch, rbac, policy, scheduling, networking,
+ * autoscaling). Each rule
  * names its functions in RULES (./rules.ts); messages follow the server's
  * wording ("Required value", "Unsupported value", "Invalid value", "Not
  * found", "Forbidden") so that a finding reads like the refusal it prevents.
@@ -11,11 +12,13 @@
  * JSON types are the schema's; here such fields are skipped.
  */
 import { checkDaemonSet, checkDeploymentLike } from './api/apps';
+import { checkHorizontalPodAutoscaler } from './api/autoscaling';
 import { checkJob } from './api/batch';
 import { Add } from './api/common';
 import { checkConfig, checkReplicationController, checkService } from './api/core';
 import { checkPod } from './api/core-pod';
 import { checkMeta } from './api/meta';
+import { checkIngress, checkNetworkPolicy } from './api/networking';
 import { checkPodAnnotations } from './api/pod-annotations';
 import { portWarnings } from './api/pod-warnings';
 import { checkPdb } from './api/policy';
@@ -45,6 +48,9 @@ export function checkApiValidation(obj: KubeObject, pod: PodTemplate | undefined
     case 'Role': case 'ClusterRole': case 'RoleBinding': case 'ClusterRoleBinding': checkRbac(add, obj); break;
     case 'PriorityClass': checkPriorityClass(add, obj); break;
     case 'PodDisruptionBudget': checkPdb(add, obj); break;
+    case 'Ingress': checkIngress(add, obj); break;
+    case 'NetworkPolicy': checkNetworkPolicy(add, obj); break;
+    case 'HorizontalPodAutoscaler': checkHorizontalPodAutoscaler(add, obj); break;
     default:
   }
   return problems;

@@ -62,6 +62,12 @@ const JSON_SCHEMA_PROPS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions
 const NOT_REQUIRED = new Set([
   // ValidateStatefulSetSpec never looks at serviceName (it is optional from 1.30's definitions on).
   'io.k8s.api.apps.v1.StatefulSetSpec.serviceName',
+  // An HTTP header may be empty (validateHTTPHeaders checks names only).
+  'io.k8s.api.core.v1.HTTPHeader.value',
+  // SetDefaults_RoleBinding and SetDefaults_ClusterRoleBinding fill it in.
+  'io.k8s.api.rbac.v1.RoleRef.apiGroup',
+  // An absent podSelector is the empty one: every pod of the namespace.
+  'io.k8s.api.networking.v1.NetworkPolicySpec.podSelector',
 ]);
 
 const INT_RANGES: Record<string, [number, number]> = {

@@ -72,7 +72,7 @@ describe('manifest checks: each rule, broken alone', () => {
     ['a selector that does not select the pods', (ds) => { ds.spec.selector.matchLabels = { app: 'other' }; }, ['selector-matches-template spec.selector']],
     ['an empty selector', (ds) => { ds.spec.selector = {}; }, ['selector-matches-template spec.selector']],
     ['a NotIn expression that excludes the pods', (ds) => { ds.spec.selector.matchExpressions = [{ key: 'app', operator: 'NotIn', values: ['agent'] }]; }, ['selector-matches-template spec.selector']],
-    ['a Gt expression, which label selectors do not have', (ds) => { ds.spec.selector.matchExpressions = [{ key: 'app', operator: 'Gt', values: ['1'] }]; }, ['selector-matches-template spec.selector']],
+    ['a Gt expression, which label selectors do not have', (ds) => { ds.spec.selector.matchExpressions = [{ key: 'app', operator: 'Gt', values: ['1'] }]; }, ['selector-matches-template spec.selector', 'api-label-selector spec.selector.matchExpressions[0].operator']],
     ['runAsNonRoot without a uid', (_, pod) => { delete pod.securityContext.runAsUser; }, [`run-as-non-root-without-uid ${C}.securityContext.runAsUser`]],
     ['no resources', (_, __, c) => { delete c.resources; }, [`resources ${C}.resources`]],
     ['no memory limit', (_, __, c) => { delete c.resources.limits; }, [`resources ${C}.resources`]],

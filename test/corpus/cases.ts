@@ -15,6 +15,7 @@ import { barePod, clusterRole, clusterRoleBinding, configMap, CORPUS_NAMESPACE, 
 import { CUSTOM_RESOURCES } from './custom-resources';
 import { LISTS } from './lists';
 import { POD_SECURITY_LEVELS } from './pod-security-levels';
+import { SELECTORS_AND_GROUPS } from './selectors-and-groups';
 import { TOO_LENIENT } from './too-lenient';
 import { TOO_STRICT } from './too-strict';
 
@@ -321,6 +322,7 @@ export const CORPUS: readonly CorpusCase[] = [
   ...POD_SECURITY_LEVELS,
   ...CUSTOM_RESOURCES,
   ...LISTS,
+  ...SELECTORS_AND_GROUPS,
 ];
 
 /** The YAML text of a case. */

@@ -46,6 +46,14 @@ export const TOO_STRICT: readonly CorpusCase[] = [
   make('statefulset-template-host-pid', statefulSet, no, (_, p) => { p.hostPID = true; }),
   make('deployment-mount-undefined', deployment, no, (_, __, c) => { c.volumeMounts = [{ name: 'nodata', mountPath: '/data' }]; }),
 
+  // Required in the OpenAPI definitions, not by the server (found by removing every required field of rich objects).
+  make('required-not-http-header-value', daemonSet, ok, (_, __, c) => { c.readinessProbe = { httpGet: { path: '/', port: 8080, httpHeaders: [{ name: 'X-Probe' }] } }; }),
+  make('required-not-roleref-api-group', clusterRoleBinding, ok, (o) => { delete o.roleRef.apiGroup; }),
+  make('required-roleref-api-group-wrong', clusterRoleBinding, no, (o) => { o.roleRef.apiGroup = 'rbac.example.com'; }),
+  make('required-not-subject-api-group', roleBinding, ok, (o) => { o.subjects = [{ kind: 'User', name: 'jane' }]; }),
+  make('required-not-networkpolicy-pod-selector', () => ({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'np' }, spec: { policyTypes: ['Ingress'] } }), ok),
+  make('required-httpheader-name', daemonSet, no, (_, __, c) => { c.readinessProbe = { httpGet: { path: '/', port: 8080, httpHeaders: [{ value: 'x' }] } }; }),
+
   // An explicit null is unset, not a value.
   make('null-toleration-effect', daemonSet, ok, (_, p) => { p.tolerations = [{ key: 'a', operator: 'Exists', effect: null }]; }),
   make('null-proc-mount', daemonSet, ok, (_, __, c) => { c.securityContext.procMount = null; }),

@@ -5,13 +5,14 @@
 import { join, KubeObject, show } from '../finding';
 import { PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
-import { Add, checkNonNegative, intOrPercent, isInt, isObject, unsupported } from './common';
+import { Add, checkLabelSelector, checkNonNegative, intOrPercent, isInt, isObject, unsupported } from './common';
 import { checkTemplateRestartPolicy } from './core-pod';
 
 /** ValidateDaemonSet: ValidateDaemonSetSpec, ValidateDaemonSetUpdateStrategy, ValidateRollingUpdateDaemonSet. */
 export function checkDaemonSet(add: Add, obj: KubeObject, pod: PodTemplate | undefined): void {
   const spec = isObject(obj.spec) ? obj.spec : {};
   if (!isObject(spec.selector)) add(RULES.apiDaemonSet, 'spec.selector', 'Required value');
+  checkLabelSelector(add, 'spec.selector', spec.selector);
   if (!pod) return;
   checkTemplateRestartPolicy(add, RULES.apiDaemonSet, pod, ['Always']);
   if (pod.spec.activeDeadlineSeconds !== undefined) add(RULES.apiDaemonSet, join(pod.specPath, 'activeDeadlineSeconds'), 'Forbidden: activeDeadlineSeconds in DaemonSet is not Supported');
@@ -45,6 +46,7 @@ export function checkDeploymentLike(add: Add, obj: KubeObject, pod: PodTemplate 
   checkNonNegative(add, RULES.apiDeployment, 'spec.minReadySeconds', spec.minReadySeconds);
   checkNonNegative(add, RULES.apiDeployment, 'spec.revisionHistoryLimit', spec.revisionHistoryLimit);
   if (!isObject(spec.selector)) add(RULES.apiDeployment, 'spec.selector', 'Required value');
+  checkLabelSelector(add, 'spec.selector', spec.selector);
   if (pod) checkTemplateRestartPolicy(add, RULES.apiDeployment, pod, ['Always']);
   if (pod?.spec.activeDeadlineSeconds !== undefined) add(RULES.apiDeployment, join(pod.specPath, 'activeDeadlineSeconds'), `Forbidden: activeDeadlineSeconds in ${obj.kind} is not Supported`);
   if (obj.kind === 'Deployment' && isObject(spec.strategy)) {

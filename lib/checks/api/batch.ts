@@ -4,7 +4,7 @@
 import { join, KubeObject, show } from '../finding';
 import { PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
-import { Add, checkNonNegative, isInt, isObject, unsupported } from './common';
+import { Add, checkLabelSelector, checkNonNegative, isInt, isObject, unsupported } from './common';
 
 /** validateScheduleFormat: a standard five-field cron spec or a descriptor, without a TZ prefix. */
 export function cronProblem(schedule: string): string | undefined {
@@ -45,6 +45,7 @@ function isTimeZone(zone: string): boolean {
 }
 
 function checkJobSpec(add: Add, path: string, spec: KubeObject, pod: PodTemplate | undefined): void {
+  checkLabelSelector(add, join(path, 'selector'), spec.selector);
   for (const field of ['parallelism', 'completions', 'backoffLimit']) {
     checkNonNegative(add, RULES.apiJob, join(path, field), spec[field]);
   }

@@ -2,8 +2,9 @@
  * Helpers of the API-validation rules: the server's message forms ("Unsupported value",
  * "Invalid value") and the checks of values several API groups share.
  */
-import { KubeObject, show } from '../finding';
-import { Rule } from '../rules';
+import { checkLabelValue, checkQualifiedName } from '../../k8s/syntax';
+import { join, KubeObject, show } from '../finding';
+import { Rule, RULES } from '../rules';
 
 /** Records one problem: the rule, the field path and the message. */
 export type Add = (rule: Rule, path: string, message: string) => void;
@@ -51,4 +52,37 @@ export function intOrPercent(add: Add, rule: Rule, path: string, value: unknown)
 /** ValidateNonnegativeField. */
 export function checkNonNegative(add: Add, rule: Rule, path: string, value: unknown): void {
   if (isInt(value) && value < 0) add(rule, path, `Invalid value: ${value}: must be greater than or equal to 0`);
+}
+
+/**
+ * ValidateLabelSelector (apimachinery/pkg/apis/meta/v1/validation): label
+ * keys and values in matchLabels; each expression a qualified key, an
+ * operator of In, NotIn, Exists or DoesNotExist, values as the operator wants
+ * them, each a label value.
+ */
+export function checkLabelSelector(add: Add, path: string, selector: unknown): void {
+  if (!isObject(selector)) return;
+  if (isObject(selector.matchLabels)) {
+    for (const [key, value] of Object.entries(selector.matchLabels)) {
+      const problem = checkQualifiedName('key', key) ?? checkLabelValue('value', value);
+      if (problem) add(RULES.apiLabelSelector, join(path, 'matchLabels', key), invalid(checkQualifiedName('key', key) ? key : value, problem)!);
+    }
+  }
+  list(selector.matchExpressions).forEach((r, i) => {
+    const at = join(path, 'matchExpressions', i);
+    const values: unknown[] = Array.isArray(r.values) ? r.values : [];
+    if (r.operator === 'In' || r.operator === 'NotIn') {
+      if (values.length === 0) add(RULES.apiLabelSelector, join(at, 'values'), "Required value: must be specified when `operator` is 'In' or 'NotIn'");
+    } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') {
+      if (values.length > 0) add(RULES.apiLabelSelector, join(at, 'values'), "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+    } else {
+      add(RULES.apiLabelSelector, join(at, 'operator'), `Invalid value: ${show(r.operator)}: not a valid selector operator`);
+    }
+    const keyProblem = checkQualifiedName('key', r.key);
+    if (keyProblem) add(RULES.apiLabelSelector, join(at, 'key'), invalid(r.key, keyProblem)!);
+    values.forEach((v, j) => {
+      const problem = checkLabelValue('value', v);
+      if (problem) add(RULES.apiLabelSelector, join(at, 'values', j), invalid(v, problem)!);
+    });
+  });
 }

@@ -8,7 +8,7 @@ import { checkDns1123Label, checkDns1123Subdomain, checkLabelValue, checkQualifi
 import { join, KubeObject, show } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
 import { Rule, RULES } from '../rules';
-import { Add, invalid, isInt, isObject, list, unsupported } from './common';
+import { Add, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
 
 /** IsValidPortName: an IANA service name. */
 export function portNameProblem(name: string): string | undefined {
@@ -400,8 +400,38 @@ function checkNodeSelectorTerm(add: Add, path: string, term: KubeObject): void {
   });
 }
 
+/** validatePodAffinityTerm: a topologyKey, valid selectors, namespaces that are DNS-1123 labels. */
+function checkPodAffinityTerm(add: Add, path: string, term: KubeObject): void {
+  if (typeof term.topologyKey !== 'string' || term.topologyKey === '') {
+    add(RULES.apiAffinity, join(path, 'topologyKey'), 'Required value: can not be empty');
+  } else {
+    const problem = checkQualifiedName('key', term.topologyKey);
+    if (problem) add(RULES.apiAffinity, join(path, 'topologyKey'), invalid(term.topologyKey, problem)!);
+  }
+  checkLabelSelector(add, join(path, 'labelSelector'), term.labelSelector);
+  checkLabelSelector(add, join(path, 'namespaceSelector'), term.namespaceSelector);
+  (Array.isArray(term.namespaces) ? term.namespaces : []).forEach((ns: unknown, i: number) => {
+    const problem = checkDns1123Label('namespace', ns);
+    if (problem) add(RULES.apiAffinity, join(path, 'namespaces', i), invalid(ns, problem)!);
+  });
+}
+
+/** validatePodAffinity and validatePodAntiAffinity: required terms, and weighted preferred ones. */
+function checkPodAffinity(add: Add, path: string, affinity: unknown): void {
+  if (!isObject(affinity)) return;
+  list(affinity.requiredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => checkPodAffinityTerm(add, join(path, 'requiredDuringSchedulingIgnoredDuringExecution', i), t));
+  list(affinity.preferredDuringSchedulingIgnoredDuringExecution).forEach((p, i) => {
+    const at = join(path, 'preferredDuringSchedulingIgnoredDuringExecution', i);
+    if (isInt(p.weight) && (p.weight < 1 || p.weight > 100)) add(RULES.apiAffinity, join(at, 'weight'), `Invalid value: ${p.weight}: must be in the range 1-100`);
+    if (isObject(p.podAffinityTerm)) checkPodAffinityTerm(add, join(at, 'podAffinityTerm'), p.podAffinityTerm);
+  });
+}
+
 function checkAffinity(add: Add, path: string, affinity: unknown): void {
-  if (!isObject(affinity) || !isObject(affinity.nodeAffinity)) return;
+  if (!isObject(affinity)) return;
+  checkPodAffinity(add, join(path, 'affinity', 'podAffinity'), affinity.podAffinity);
+  checkPodAffinity(add, join(path, 'affinity', 'podAntiAffinity'), affinity.podAntiAffinity);
+  if (!isObject(affinity.nodeAffinity)) return;
   const at = join(path, 'affinity', 'nodeAffinity');
   const required = affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution;
   if (isObject(required)) {
@@ -428,6 +458,7 @@ function checkTopologySpread(add: Add, path: string, constraints: unknown): void
       if (isInt(c.minDomains) && c.minDomains <= 0) add(RULES.apiTopologySpread, join(at, 'minDomains'), `Invalid value: ${c.minDomains}: must be greater than 0`);
       else if (c.whenUnsatisfiable !== 'DoNotSchedule') add(RULES.apiTopologySpread, join(at, 'minDomains'), `Invalid value: ${c.minDomains}: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${c.whenUnsatisfiable}`);
     }
+    checkLabelSelector(add, join(at, 'labelSelector'), c.labelSelector);
     const key = `${c.topologyKey}/${c.whenUnsatisfiable}`;
     if (seen.has(key)) add(RULES.apiTopologySpread, at, `Duplicate value: "{${c.topologyKey}, ${c.whenUnsatisfiable}}"`);
     seen.add(key);

@@ -3,7 +3,7 @@
  */
 import { KubeObject, show } from '../finding';
 import { RULES } from '../rules';
-import { Add, intOrPercent, isObject, unsupported } from './common';
+import { Add, checkLabelSelector, intOrPercent, isObject, unsupported } from './common';
 
 /** ValidatePodDisruptionBudget (ValidatePodDisruptionBudgetSpec). */
 export function checkPdb(add: Add, obj: KubeObject): void {
@@ -13,6 +13,7 @@ export function checkPdb(add: Add, obj: KubeObject): void {
   }
   intOrPercent(add, RULES.apiPdb, 'spec.minAvailable', spec.minAvailable);
   intOrPercent(add, RULES.apiPdb, 'spec.maxUnavailable', spec.maxUnavailable);
+  checkLabelSelector(add, 'spec.selector', spec.selector);
   if (spec.unhealthyPodEvictionPolicy !== undefined && !['IfHealthyBudget', 'AlwaysAllow'].includes(spec.unhealthyPodEvictionPolicy)) {
     add(RULES.apiPdb, 'spec.unhealthyPodEvictionPolicy', unsupported(spec.unhealthyPodEvictionPolicy, ['AlwaysAllow', 'IfHealthyBudget']));
   }

@@ -28,7 +28,8 @@ export function checkRbac(add: Add, obj: KubeObject): void {
   const roleRef = isObject(obj.roleRef) ? obj.roleRef : {};
   const kinds = obj.kind === 'RoleBinding' ? ['Role', 'ClusterRole'] : ['ClusterRole'];
   if (!kinds.includes(roleRef.kind)) add(RULES.apiRbac, 'roleRef.kind', unsupported(roleRef.kind ?? '', kinds));
-  if (roleRef.apiGroup !== 'rbac.authorization.k8s.io') add(RULES.apiRbac, 'roleRef.apiGroup', unsupported(roleRef.apiGroup ?? '', ['rbac.authorization.k8s.io']));
+  // SetDefaults_RoleBinding and SetDefaults_Subject fill an empty apiGroup in.
+  if (roleRef.apiGroup !== undefined && roleRef.apiGroup !== '' && roleRef.apiGroup !== 'rbac.authorization.k8s.io') add(RULES.apiRbac, 'roleRef.apiGroup', unsupported(roleRef.apiGroup ?? '', ['rbac.authorization.k8s.io']));
   if (typeof roleRef.name !== 'string' || roleRef.name === '') add(RULES.apiRbac, 'roleRef.name', 'Required value');
   list(obj.subjects).forEach((s, i) => {
     const at = join('subjects', i);
@@ -41,7 +42,7 @@ export function checkRbac(add: Add, obj: KubeObject): void {
         if (problem) add(RULES.apiRbac, join(at, 'name'), invalid(s.name, problem)!);
       }
     } else if (s.kind === 'User' || s.kind === 'Group') {
-      if (s.apiGroup !== 'rbac.authorization.k8s.io') add(RULES.apiRbac, join(at, 'apiGroup'), unsupported(s.apiGroup ?? '', ['rbac.authorization.k8s.io']));
+      if (s.apiGroup !== undefined && s.apiGroup !== '' && s.apiGroup !== 'rbac.authorization.k8s.io') add(RULES.apiRbac, join(at, 'apiGroup'), unsupported(s.apiGroup ?? '', ['rbac.authorization.k8s.io']));
     } else {
       add(RULES.apiRbac, join(at, 'kind'), unsupported(s.kind ?? '', ['ServiceAccount', 'User', 'Group']));
     }
