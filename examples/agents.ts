@@ -2,19 +2,25 @@
 // `npm run examples` synthesizes each into examples/dist/<name>.k8s.yaml.
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
+import { AwsEbsCsiNodeChart } from './aws-ebs-csi-node';
 import { CiliumChart } from './cilium';
+import { FalcoChart } from './falco';
 import { FluentBitChart } from './fluent-bit';
 import { KuredChart } from './kured';
 import { NodeExporterChart } from './node-exporter';
 import { NodeProblemDetectorChart } from './node-problem-detector';
 import { NvidiaDevicePluginChart } from './nvidia-device-plugin';
+import { PromtailChart } from './promtail';
 
 /** Each example agent's chart, by its name. */
 export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
+  'aws-ebs-csi-node': (scope, id) => new AwsEbsCsiNodeChart(scope, id),
   'cilium': (scope, id) => new CiliumChart(scope, id),
+  'falco': (scope, id) => new FalcoChart(scope, id),
   'fluent-bit': (scope, id) => new FluentBitChart(scope, id),
   'kured': (scope, id) => new KuredChart(scope, id),
   'node-exporter': (scope, id) => new NodeExporterChart(scope, id),
   'node-problem-detector': (scope, id) => new NodeProblemDetectorChart(scope, id),
   'nvidia-device-plugin': (scope, id) => new NvidiaDevicePluginChart(scope, id),
+  'promtail': (scope, id) => new PromtailChart(scope, id),
 };

@@ -12,7 +12,7 @@ import { Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
-  AgentContainer, AgentProbe, AgentSecurityContext, AgentUpdateStrategy, AgentVolume, NodeAgent, NodePolicy, NodeToleration, PodSecurityLevel,
+  AgentContainer, AgentProbe, AgentSecurityContext, AgentUpdateStrategy, AgentVolume, NodeAgent, NodePolicy, NodeToleration, PodSecurityLevel, PodSecurityNamespace,
   ProjectedSource, TerminationMessagePolicy,
 } from 'node-reporter';
 import { CILIUM_CONFIG } from './cilium-config';
@@ -98,6 +98,9 @@ export class CiliumChart extends Chart {
   constructor(scope: Construct, id: string) {
     // kube-system is the cluster's: the chart deploys into it and owns no Namespace.
     super(scope, id, { namespace: 'kube-system' });
+    // The chart creates the namespace of the Secrets TLS interception reads;
+    // no pod runs in it, so it can enforce "restricted".
+    new PodSecurityNamespace(this, 'CiliumSecrets', { name: 'cilium-secrets' });
 
     // A CNI agent must run on every node: the chart tolerates every taint.
     const linux = new NodePolicy(this, 'Linux', { operatingSystem: 'linux', tolerations: [NodeToleration.everything()] });
@@ -335,12 +338,9 @@ export class CiliumChart extends Chart {
         ],
         // The chart's Role cilium-config-agent; here the agent's Role `cilium`.
         namespacedRules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }],
-        // GAP: the chart also creates the Namespace cilium-secrets with a Role
-        // and RoleBinding cilium-tlsinterception-secrets there (secrets get,
-        // list, watch) for the agent's ServiceAccount: TLS interception
-        // policies read their Secrets from it. AgentServiceAccount grants
-        // rules only cluster-wide or in the agent's own namespace, so that
-        // Role is left out: policies with TLS interception get no Secret.
+        // The chart's Role cilium-tlsinterception-secrets in the namespace
+        // cilium-secrets: TLS interception policies read their Secrets there.
+        rulesIn: { 'cilium-secrets': [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }] },
       },
       priorityClassName: 'system-node-critical',
       // The chart's: the agent stops at once, its datapath stays in the kernel.

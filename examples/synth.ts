@@ -9,11 +9,13 @@ import { AGENTS } from './agents';
 const dist = path.join(__dirname, 'dist');
 const fresh = fs.mkdtempSync(path.join(__dirname, '.examples-'));
 try {
-  const app = new App({ outdir: fresh });
+  // One app per agent: each example is a deployment of its own, as its test
+  // synthesizes it, and alternatives (fluent-bit, promtail) share a namespace.
   for (const [name, chart] of Object.entries(AGENTS)) {
+    const app = new App({ outdir: fresh });
     chart(app, name);
+    app.synth();
   }
-  app.synth();
   fs.rmSync(dist, { recursive: true, force: true });
   fs.renameSync(fresh, dist);
   console.log(`wrote ${Object.keys(AGENTS).map((n) => `examples/dist/${n}.k8s.yaml`).join(', ')}`);

@@ -183,25 +183,36 @@ describe('the npm package', () => {
 
   test('a strict TypeScript cdk8s app type-checks and synthesizes with it (the checks included)', () => {
     expect(manifests.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual([
-      'Namespace/monitoring', 'DaemonSet/node-reporter', 'DaemonSet/node-reporter-canary', 'DaemonSet/team-exporter',
+      'Namespace/monitoring', 'DaemonSet/node-reporter', 'DaemonSet/node-reporter-canary',
+      'ServiceAccount/team-exporter', 'Role/team-exporter', 'RoleBinding/team-exporter', 'DaemonSet/team-exporter', 'Service/team-exporter',
     ]);
   });
 
-  test('puts every agent in the namespace monitoring, and no namespace on the Namespace', () => {
-    const [ns, ...daemonSets] = manifests;
+  test('puts every object in the namespace monitoring, and no namespace on the Namespace', () => {
+    const [ns, ...namespaced] = manifests;
     expect(ns.metadata).not.toHaveProperty('namespace');
-    expect(daemonSets.map((ds) => ds.metadata.namespace)).toEqual(['monitoring', 'monitoring', 'monitoring']);
+    expect(namespaced.map((o) => o.metadata.namespace)).toEqual(namespaced.map(() => 'monitoring'));
   });
 
-  test('runs its own NodeAgent on the nodes of a set-based policy', () => {
-    const exporter = manifests[3];
-    expect(exporter.spec.template.spec.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
-    expect(exporter.spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([{ matchExpressions: [
+  test('runs its own NodeAgent on the nodes of a set-based policy, with an init container, volumes, RBAC by name and a metrics Service', () => {
+    const exporter = manifests.find((m) => m.kind === 'DaemonSet' && m.metadata.name === 'team-exporter')!;
+    const pod = exporter.spec.template.spec;
+    expect(pod.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+    expect(pod.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([{ matchExpressions: [
       { key: 'eks.amazonaws.com/compute-type', operator: 'NotIn', values: ['fargate'] },
       { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64', 'arm64'] },
     ] }]);
-    expect(exporter.spec.template.spec.containers[0]).toMatchObject({ image: 'registry.example.com/team/exporter:1.4.0', ports: [{ containerPort: 8080, name: 'metrics' }] });
-    expect(exporter.spec.template.spec.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65534 });
+    expect(pod.containers[0]).toMatchObject({ image: 'registry.example.com/team/exporter:1.4.0', ports: [{ containerPort: 8080, name: 'metrics' }] });
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65534 });
+    // The init container has the agent's defaults, and writes where the exporter reads.
+    expect(pod.initContainers[0]).toMatchObject({ name: 'render-config', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } }, volumeMounts: [{ name: 'work', mountPath: '/work', readOnly: false }] });
+    expect(pod.containers[0].volumeMounts).toEqual([{ name: 'work', mountPath: '/work', readOnly: true }, { name: 'token', mountPath: '/var/run/exporter', readOnly: true }]);
+    expect(pod.volumes.map((v: Manifest) => v.name)).toEqual(['work', 'token']);
+    const role = manifests.find((m) => m.kind === 'Role')!;
+    expect(role.rules).toEqual([{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['team-exporter-settings'], verbs: ['get', 'watch'] }]);
+    const service = manifests.find((m) => m.kind === 'Service')!;
+    expect(Object.entries(service.spec.selector).every(([k, v]) => exporter.spec.template.metadata.labels[k] === v)).toBe(true);
+    expect(service.spec.ports).toEqual([{ name: 'metrics', port: 8080, targetPort: 'metrics', protocol: 'TCP' }]);
   });
 
   test('lands both reporters on the nodes of their shared policy, control planes included', () => {

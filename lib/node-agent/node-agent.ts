@@ -177,6 +177,9 @@ export class NodeAgent extends Construct {
     if (this.changeCause !== undefined) {
       annotations[CHANGE_CAUSE_ANNOTATION] = this.changeCause;
     }
+    for (const [rule, reason] of Object.entries(props.waivers ?? {})) {
+      annotations[WAIVER_PREFIX + rule] = reason;
+    }
 
     if (props.serviceAccount) {
       const rbac = createRbac(this, props.serviceAccount, this.name, namespace!, labels);

@@ -5,7 +5,7 @@
  * together and adds the rules across parts.
  */
 import * as kplus from 'cdk8s-plus-28';
-import { WAIVER_PREFIX } from '../checks/rules';
+import { ALL_RULES, RULES, WAIVER_PREFIX } from '../checks/rules';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
 import {
   checkAnnotations,
@@ -213,6 +213,15 @@ export interface NodeAgentProps {
   readonly podSecurity?: AgentPodSecurity;
 
   /**
+   * Rules of the manifest checks, beyond Pod Security's, that the agent breaks
+   * on purpose, by rule id, each with why (e.g. `{ 'hostnetwork-dns': 'resolves
+   * nothing at start' }`): written as waiver annotations on the DaemonSet, so
+   * the checks report them with the reason. Pod Security's waivers come from `podSecurity`.
+   * @default - none
+   */
+  readonly waivers?: Record<string, string>;
+
+  /**
    * The pods' PriorityClass, e.g. `system-node-critical`.
    * @default - none: the cluster's default priority
    */
@@ -321,7 +330,7 @@ const PROP_KEYS = [
   'policy', 'name', 'containers', 'initContainers', 'volumes', 'hostPaths', 'hostNetwork', 'hostPID', 'hostIPC', 'hostProcess',
   'serviceAccount', 'serviceAccountName', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups', 'podSecurity',
   'priorityClassName', 'runtimeClassName', 'imagePullSecrets', 'shareProcessNamespace', 'dns', 'podAntiAffinity', 'metrics',
-  'updateStrategy', 'labels', 'version', 'component', 'partOf', 'annotations', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
+  'updateStrategy', 'labels', 'version', 'component', 'partOf', 'annotations', 'waivers', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
 ];
 
 /** @internal Every volume of the pods: `volumes`, the `hostPaths` shorthand, and the config's. */
@@ -424,6 +433,19 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
         : key === CONFIG_CHECKSUM_ANNOTATION ? 'it is the config checksum' : key.startsWith(APPARMOR_ANNOTATION_PREFIX) ? "use the container's securityContext.appArmorProfile" : undefined;
       if (owned) {
         problems.push(`'annotations' must not set ${JSON.stringify(key)}, which this construct owns (${owned})`);
+      }
+    }
+  }
+  if (props.waivers !== undefined) {
+    if (!isRecord(props.waivers)) {
+      problems.push(problem('waivers', 'an object of rule ids to reasons', props.waivers));
+    } else {
+      const ids = ALL_RULES.map((r) => r.id).filter((id) => !id.startsWith('pss-') && id !== RULES.waiver.id);
+      for (const [id, reason] of Object.entries(props.waivers)) {
+        problems.push(...defined(
+          ids.includes(id) ? undefined : problem('waivers[key]', id.startsWith('pss-') ? "a rule other than Pod Security's (its waivers come from 'podSecurity')" : `a rule id of the checks (${ids.join(', ')})`, id),
+          checkSingleLine(`waivers.${id}`, reason, 512),
+        ));
       }
     }
   }

@@ -53,6 +53,14 @@ export interface AgentServiceAccount {
   readonly namespacedRules?: AgentPolicyRule[];
 
   /**
+   * Rules in other namespaces, by namespace: in each, a Role and RoleBinding
+   * `node-agent:<namespace>:<name>` (named like the cluster-wide ones, so that
+   * they cannot take over a Role of that namespace's own).
+   * @default - none
+   */
+  readonly rulesIn?: Record<string, AgentPolicyRule[]>;
+
+  /**
    * ClusterRoles that exist already (e.g. `system:node-problem-detector`),
    * each bound cluster-wide to the ServiceAccount as `node-agent:<namespace>:<name>:<role>`.
    * @default - none
@@ -81,7 +89,7 @@ export function clusterRbacName(namespace: string, agent: string, role?: string)
 }
 
 const RULE_KEYS = ['apiGroups', 'resources', 'verbs', 'resourceNames', 'nonResourceURLs'];
-const ACCOUNT_KEYS = ['rules', 'namespacedRules', 'clusterRoles', 'automountToken'];
+const ACCOUNT_KEYS = ['rules', 'namespacedRules', 'rulesIn', 'clusterRoles', 'automountToken'];
 
 function strings(prop: string, value: unknown, min: number): Problem | undefined {
   return Array.isArray(value) && value.length >= min && value.every((v) => typeof v === 'string' && v !== '')
@@ -127,6 +135,23 @@ export function serviceAccountProblems(account: unknown, agentName: unknown, nam
       problems.push(problem(`serviceAccount.${key}`, 'a non-empty array of AgentPolicyRule', rules));
     } else {
       rules.forEach((r, i) => problems.push(...ruleProblems(`serviceAccount.${key}[${i}]`, r, namespaced)));
+    }
+  }
+  if (account.rulesIn !== undefined) {
+    if (!isRecord(account.rulesIn) || Object.keys(account.rulesIn).length === 0) {
+      problems.push(problem('serviceAccount.rulesIn', 'an object of namespace names to non-empty arrays of AgentPolicyRule', account.rulesIn));
+    } else {
+      for (const [ns, rules] of Object.entries(account.rulesIn)) {
+        problems.push(...defined(
+          checkDns1123Label('serviceAccount.rulesIn[key]', ns),
+          ns === namespace ? problem('serviceAccount.rulesIn[key]', "another namespace than the agent's (use namespacedRules there)", ns) : undefined,
+        ));
+        if (!Array.isArray(rules) || rules.length === 0) {
+          problems.push(problem(`serviceAccount.rulesIn.${ns}`, 'a non-empty array of AgentPolicyRule', rules));
+        } else {
+          rules.forEach((r, i) => problems.push(...ruleProblems(`serviceAccount.rulesIn.${ns}[${i}]`, r, true)));
+        }
+      }
     }
   }
   if (account.clusterRoles !== undefined) {
@@ -198,6 +223,11 @@ export function createRbac(scope: Construct, account: AgentServiceAccount, name:
   if (account.namespacedRules) {
     role = new kplus.k8s.KubeRole(scope, 'Role', { metadata: { name, labels }, rules: account.namespacedRules.map(copyRule) });
     new kplus.k8s.KubeRoleBinding(scope, 'RoleBinding', { metadata: { name, labels }, roleRef: roleRef('Role', name), subjects });
+  }
+  for (const [other, rules] of Object.entries(account.rulesIn ?? {})) {
+    const roleName = clusterRbacName(namespace, name);
+    new kplus.k8s.KubeRole(scope, `Role-${other}`, { metadata: { name: roleName, namespace: other, labels }, rules: rules.map(copyRule) });
+    new kplus.k8s.KubeRoleBinding(scope, `RoleBinding-${other}`, { metadata: { name: roleName, namespace: other, labels }, roleRef: roleRef('Role', roleName), subjects });
   }
   for (const existing of account.clusterRoles ?? []) {
     const binding = new kplus.k8s.KubeClusterRoleBinding(scope, `ClusterRoleBinding-${existing}`, {

@@ -198,9 +198,9 @@ describe('examples/cilium.ts: the pod', () => {
     expect(evaluateNodes(nodes, schedulingOfWorkload(ds)).nodes.filter((n) => n.eligible).map((n) => n.name)).toEqual(['not-ready', 'cp']);
   });
 
-  test('needs a privileged namespace, which kube-system is: no Namespace object', () => {
+  test('needs a privileged namespace, which kube-system is: its only Namespace object is the chart cilium-secrets', () => {
     expect(new CiliumChart(Testing.app(), 'cilium').agent.podSecurityLevel).toBe('privileged');
-    expect(objects.filter((o) => o.kind === 'Namespace')).toEqual([]);
+    expect(objects.filter((o) => o.kind === 'Namespace').map((n) => n.metadata.name)).toEqual(['cilium-secrets']);
   });
 });
 
@@ -219,7 +219,11 @@ describe('examples/cilium.ts: what the agent needs beside its DaemonSet', () => 
     ]);
     // The chart reads secrets only from its secrets namespace: no secrets rule cluster-wide.
     expect(rules.some((r) => r.resources.includes('secrets'))).toBe(false);
-    expect(only(objects, 'Role')).toMatchObject({ metadata: { namespace: 'kube-system' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }] });
+    expect(only(objects, 'Role', 'cilium')).toMatchObject({ metadata: { namespace: 'kube-system' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }] });
+    // The chart's cilium-tlsinterception-secrets: Secrets of the cilium-secrets namespace only.
+    const subjects = [{ kind: 'ServiceAccount', name: 'cilium', namespace: 'kube-system' }];
+    expect(only(objects, 'Role', 'node-agent:kube-system:cilium')).toMatchObject({ metadata: { namespace: 'cilium-secrets' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }] });
+    expect(only(objects, 'RoleBinding', 'node-agent:kube-system:cilium')).toMatchObject({ metadata: { namespace: 'cilium-secrets' }, subjects });
     expect(pod).toMatchObject({ serviceAccountName: 'cilium', automountServiceAccountToken: true });
   });
 

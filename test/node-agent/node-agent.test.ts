@@ -187,6 +187,29 @@ describe('NodeAgent pod security', () => {
   });
 });
 
+describe('NodeAgent waivers beyond Pod Security', () => {
+  test('a rule the agent breaks on purpose is waived with its reason, so the checks report it and pass', () => {
+    // GIVEN a host-network agent that keeps the cluster DNS policy on purpose
+    const chart = Testing.chart();
+    agentIn(chart, {
+      hostNetwork: true, dns: { policy: kplus.DnsPolicy.CLUSTER_FIRST }, podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'programs the node network' },
+      waivers: { 'hostnetwork-dns': 'resolves no name: it reaches the API server by IP' },
+    });
+
+    // WHEN
+    const findings = synth(chart).flatMap((o) => checkObject(o)).filter((f) => f.rule.id === 'hostnetwork-dns');
+
+    // THEN
+    expect(findings).toHaveLength(1);
+    expect(findings[0].waived).toBe('resolves no name: it reaches the API server by IP');
+  });
+
+  test("refuses a waiver of a Pod Security control (podSecurity's) and of a rule that does not exist", () => {
+    expect(() => agentIn(Testing.chart(), { waivers: { 'pss-host-namespaces': 'x' } })).toThrow(/'waivers' key must be a rule other than Pod Security's/);
+    expect(() => agentIn(Testing.chart(), { waivers: { 'dns': 'x' } })).toThrow(/'waivers' key must be a rule id of the checks \(yaml-syntax, schema/);
+  });
+});
+
 describe('NodeAgent bad input', () => {
   test('reports every bad prop at once, each with the construct path', () => {
     let message = '';

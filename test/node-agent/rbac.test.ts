@@ -42,6 +42,15 @@ describe('rules, Roles and bindings', () => {
     expect(bindings.every((b) => JSON.stringify(b.subjects) === JSON.stringify(subject) && b.metadata.namespace === undefined)).toBe(true);
   });
 
+  test('rules in another namespace: a Role and RoleBinding there, named so that they cannot take over one of its own', () => {
+    const objects = objectsOf({ rulesIn: { 'cilium-secrets': [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }] } });
+    const role = only(objects, 'Role');
+    expect(role.metadata).toMatchObject({ name: 'node-agent:kube-system:kured', namespace: 'cilium-secrets' });
+    expect(only(objects, 'RoleBinding')).toMatchObject({ metadata: { namespace: 'cilium-secrets' }, roleRef: { kind: 'Role', name: 'node-agent:kube-system:kured' }, subjects: [{ kind: 'ServiceAccount', name: 'kured', namespace: 'kube-system' }] });
+    expect(() => objectsOf({ rulesIn: { 'kube-system': [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] } }))
+      .toThrow(/'serviceAccount\.rulesIn' key must be another namespace than the agent's \(use namespacedRules there\) but got "kube-system"/);
+  });
+
   test('a ServiceAccount without rules, with or without its token; an existing ServiceAccount by name', () => {
     const tokenless = only(objectsOf({ automountToken: false }), 'DaemonSet').spec.template.spec;
     expect(tokenless).toMatchObject({ serviceAccountName: 'kured', automountServiceAccountToken: false });
@@ -62,7 +71,7 @@ describe('rules, Roles and bindings', () => {
     expect(build({ rules: [{ apiGroups: [], resources: ['pods'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.rules\[0\]\.apiGroups' must be an array of at least one API group/);
     expect(build({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: [] }] })).toThrow(/'serviceAccount\.rules\[0\]\.verbs' must be an array of at least one non-empty strings/);
     expect(build({ clusterRoles: ['a/b'] })).toThrow(/'serviceAccount\.clusterRoles\[0\]' must be a ClusterRole name/);
-    expect(build({ role: [] })).toThrow(/'serviceAccount' key must be one of rules, namespacedRules, clusterRoles, automountToken but got "role"/);
+    expect(build({ role: [] })).toThrow(/'serviceAccount' key must be one of rules, namespacedRules, rulesIn, clusterRoles, automountToken but got "role"/);
   });
 });
 
