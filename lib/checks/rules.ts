@@ -39,11 +39,11 @@ function api(id: string, source: string, fix: string): Rule {
 /** Every rule, by a name for this library's code; `ALL_RULES` is the public list. */
 export const RULES = {
   yamlSyntax: { id: 'yaml-syntax', severity: Severity.ERROR, citation: 'YAML 1.1, as kubectl reads it (sigs.k8s.io/yaml, go-yaml v2: an unquoted yes, no, on, off, y or n is a boolean; a merge key takes only maps)', fix: 'Write YAML that parses: quote strings such as "yes" and "on", merge only mappings.' },
-  yamlDuplicateKey: { id: 'yaml-duplicate-key', severity: Severity.WARNING, citation: 'YAML as kubectl reads it (sigs.k8s.io/yaml, go-yaml v2): of duplicate keys in a mapping the last one wins, and the others are silently lost', fix: 'Write each key once per mapping.' },
   schema: { id: 'schema', severity: Severity.ERROR, citation: 'Kubernetes 1.28 OpenAPI definitions, strict as kubectl apply --validate=strict: unknown fields and wrong JSON types are refused', fix: 'Use the field names and types of the Kubernetes 1.28 API reference.' },
   unknownKind: { id: 'unknown-kind', severity: Severity.ERROR, citation: 'Kubernetes 1.28 API groups, versions and kinds served by default', fix: 'Use a built-in apiVersion/kind (for example apps/v1 DaemonSet); a custom resource needs its CustomResourceDefinition in the same set of manifests.' },
   removedApi: { id: 'removed-api', severity: Severity.ERROR, citation: 'Kubernetes Deprecated API Migration Guide (https://kubernetes.io/docs/reference/using-api/deprecation-guide/)', fix: 'Move the object to the replacement apiVersion and apply the field changes the guide lists.' },
   deprecatedApi: { id: 'deprecated-api', severity: Severity.WARNING, citation: 'Kubernetes Deprecated API Migration Guide (https://kubernetes.io/docs/reference/using-api/deprecation-guide/)', fix: 'Move the object to the replacement apiVersion before the version that removes it.' },
+  yamlDuplicateKey: { id: 'yaml-duplicate-key', severity: Severity.WARNING, citation: 'YAML as kubectl reads it (sigs.k8s.io/yaml, go-yaml v2): of duplicate keys in a mapping the last one wins, and the others are silently lost', fix: 'Write each key once per mapping.' },
 
   hostNamespaces: pss('pss-host-namespaces', 'Host Namespaces', 'baseline', 'hostNamespaces', 'Remove hostNetwork, hostPID and hostIPC (or set them to false).'),
   hostProcess: pss('pss-host-process', 'HostProcess', 'baseline', 'windowsHostProcess', 'Remove windowsOptions.hostProcess (or set it to false).'),
