@@ -149,8 +149,14 @@ function testSection(): string[][] {
 
 console.log(`machine: ${machine()}`);
 console.log(`rounds: ${ROUNDS} (median, interleaved, after one warm-up each)\n`);
+/** BENCH_ONLY=checks runs only the sections whose name holds it (the whole bench takes many minutes). */
+const ONLY = process.env.BENCH_ONLY;
+
 /** A section's rows; a section that fails says so in the table, and the others still run. */
 function section(rows: () => string[][], name: string): string[][] {
+  if (ONLY !== undefined && ONLY !== '' && !name.includes(ONLY)) {
+    return [];
+  }
   try {
     return rows();
   } catch (e) {
