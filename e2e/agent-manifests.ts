@@ -1,20 +1,21 @@
 /**
- * The manifests `npm run e2e:agents` uses when no file is given, written into
+ * The manifests `npm run e2e:agents` uses when no file is given, copied into
  * a folder, and what each one is for (the plan). Everything after this is
  * driven by the files alone.
  *
- * Until examples/dist/ exists, they are the current examples synthesized
- * here: node-exporter (its image is built by e2e/cluster.sh) and the
- * reporter run; the log collector (fluent-bit's image is not on the node)
- * gives its RBAC to the authorizer, its config checksum to the roll, and its
- * Namespace, ClusterRole and namespaced objects to the pruning recipe.
+ * They are the committed files: the reporter (dist/), node-exporter (its
+ * image is Debian's binary under the example's tag, built by e2e/cluster.sh)
+ * and node-inventory (busybox) from examples/dist/ run side by side; every
+ * other example with RBAC gives its RBAC to the authorizer (their images are
+ * not on the node). node-inventory also gives the roll (another config) and
+ * the prune (a version without some RBAC): those second versions are its
+ * chart with other props, synthesized here.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Testing, Yaml } from 'cdk8s';
-import { FluentBitChart } from '../examples/fluent-bit';
-import { NodeExporterChart } from '../examples/node-exporter';
-import { parseManifest, WORKLOAD_KINDS } from './manifests';
+import { NodeInventoryChart } from '../examples/node-inventory';
+import { readManifest } from './manifests';
 
 /** Which file each step of the agents e2e uses. */
 export interface Plan {
@@ -30,12 +31,23 @@ export interface Plan {
   prune?: [string, string];
 }
 
-/** Another config for the log collector: the roll step's change. */
-const CHANGED_CONFIG = `[SERVICE]
-    HTTP_Server  On
-    HTTP_Port    2020
-    Log_Level    debug
+const ROOT = path.join(__dirname, '..');
+const EXAMPLES = path.join(ROOT, 'examples', 'dist');
+
+/** Another inventory.conf: the roll step's change. */
+const CHANGED_CONFIG = `# Seconds between two inventories.
+INTERVAL=10
+# Host-wide files of /proc copied into the inventory.
+PROC_FILES="loadavg uptime"
 `;
+
+const RBAC_KINDS = new Set(['ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding']);
+
+function copy(from: string, dir: string): string {
+  const file = path.join(dir, path.basename(from));
+  fs.copyFileSync(from, file);
+  return file;
+}
 
 function write(dir: string, name: string, objects: unknown[]): string {
   const file = path.join(dir, name);
@@ -43,17 +55,19 @@ function write(dir: string, name: string, objects: unknown[]): string {
   return file;
 }
 
-/** Writes the default manifests into dir and returns the plan that uses them. */
+/** Copies the default manifests into dir (and writes the second versions) and returns the plan that uses them. */
 export function writePlan(dir: string): Plan {
-  const exporter = write(dir, 'node-exporter.k8s.yaml', Testing.synth(new NodeExporterChart(Testing.app(), 'node-exporter')));
-  const collector = write(dir, 'log-collector.k8s.yaml', Testing.synth(new FluentBitChart(Testing.app(), 'log-collector')));
-  const changed = write(dir, 'log-collector-config-changed.k8s.yaml', Testing.synth(new FluentBitChart(Testing.app(), 'log-collector', { config: CHANGED_CONFIG })));
-  const reporter = path.join(dir, 'node-reporter-v1.k8s.yaml');
-  fs.copyFileSync(path.join(__dirname, '..', 'dist', 'node-reporter-v1.k8s.yaml'), reporter);
-  // An upgrade that drops the agent's cluster RBAC: the same file without its
-  // ClusterRole and binding (and without the DaemonSet, whose image is not here).
-  const unworked = parseManifest(fs.readFileSync(collector, 'utf-8'), collector).filter((o) => !WORKLOAD_KINDS.has(o.kind));
-  const pruneOld = write(dir, 'log-collector-no-workload.k8s.yaml', unworked);
-  const pruneNew = write(dir, 'log-collector-no-cluster-rbac.k8s.yaml', unworked.filter((o) => o.kind !== 'ClusterRole' && o.kind !== 'ClusterRoleBinding'));
-  return { run: [reporter, exporter], metrics: exporter, rbac: [collector], roll: [collector, changed], prune: [pruneOld, pruneNew] };
+  const reporter = copy(path.join(ROOT, 'dist', 'node-reporter-v1.k8s.yaml'), dir);
+  const exporter = copy(path.join(EXAMPLES, 'node-exporter.k8s.yaml'), dir);
+  const inventory = copy(path.join(EXAMPLES, 'node-inventory.k8s.yaml'), dir);
+  const run = [reporter, exporter, inventory];
+  // Every other example whose file holds RBAC, whatever the examples are now.
+  const rbac = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.k8s.yaml')).sort()
+    .map((f) => path.join(EXAMPLES, f))
+    .filter((f) => !run.some((r) => path.basename(r) === path.basename(f)) && readManifest(f).some((o) => RBAC_KINDS.has(o.kind)))
+    .map((f) => copy(f, dir));
+  const changed = write(dir, 'node-inventory-config-changed.k8s.yaml', Testing.synth(new NodeInventoryChart(Testing.app(), 'node-inventory', { config: CHANGED_CONFIG })));
+  // An upgrade that drops the view binding (cluster-scoped) and the lock's Role and RoleBinding (namespaced).
+  const smaller = write(dir, 'node-inventory-without-workloads-and-lock.k8s.yaml', Testing.synth(new NodeInventoryChart(Testing.app(), 'node-inventory', { workloads: false, lock: false })));
+  return { run, metrics: exporter, rbac, roll: [inventory, changed], prune: [inventory, smaller] };
 }

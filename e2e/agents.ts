@@ -37,7 +37,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Plan, writePlan } from './agent-manifests';
 import { eventProblem, evidence, Json, kubectl, kubectlAsync, kubectlJson, podProblem, sleep, step, StepFailed, waitFor } from './kubectl';
-import { AccessCheck, accessChecks, createdHostPaths, describe, fullImageName, getArgs, images, isClusterScoped, K8sObject, podSpec, PolicyRule, readManifest, WORKLOAD_KINDS } from './manifests';
+import { AccessAttributes, AccessCheck, accessChecks, createdHostPaths, describe, fullImageName, getArgs, images, isClusterScoped, K8sObject, podSpec, PolicyRule, readManifest, servedName, subjectAccessReview, WORKLOAD_KINDS } from './manifests';
 
 const STEPS = ['run', 'metrics', 'rbac', 'roll', 'lifecycle', 'prune'] as const;
 type StepName = typeof STEPS[number];
@@ -116,25 +116,46 @@ function parseOptions(scratch: string): Options {
   return { node: values.node, timeout, steps: new Set(steps as StepName[]), plan };
 }
 
+/** Namespaces the cluster owns: this run never deletes one, even when a file it applies names it. */
+const CLUSTER_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
+
+/** One agent as this run installed it: every version of its file applied, the latest last. */
+interface Install {
+  files: string[];
+  /** The objects of those files, but Namespaces (two agents may share one). */
+  objects: Set<string>;
+}
+
 /** What this run created, so that cleanup deletes exactly that. */
 class Created {
-  /** Install (its namespaces, or its objects) -> every file applied for it, the latest last. */
-  readonly installs = new Map<string, string[]>();
+  /** Files that share an object other than a Namespace are versions of one agent: one install. */
+  readonly installs: Install[] = [];
   readonly namespaces = new Set<string>();
   readonly nodeLabels = new Map<string, string | undefined>();
   /** Host paths the kubelet may create (…OrCreate) that this machine did not have before the run. */
   readonly hostPaths: string[] = [];
 
   applied(file: string, objects: K8sObject[]): void {
-    const namespaces = objects.filter((x) => x.kind === 'Namespace').map((x) => x.metadata.name).sort();
-    const key = namespaces.length > 0 ? `namespaces ${namespaces.join(' ')}` : objects.map(describe).sort().join(' ');
-    this.installs.set(key, [...(this.installs.get(key) ?? []).filter((f) => f !== file), file]);
-    namespaces.forEach((ns) => this.namespaces.add(ns));
+    const ids = new Set(objects.filter((x) => x.kind !== 'Namespace').map(describe));
+    const same = this.installs.filter((i) => i.files.includes(file) || [...ids].some((id) => i.objects.has(id)));
+    const merged: Install = {
+      files: [...same.flatMap((i) => i.files).filter((f) => f !== file), file],
+      objects: new Set([...same.flatMap((i) => [...i.objects]), ...ids]),
+    };
+    this.installs.splice(0, this.installs.length, ...this.installs.filter((i) => !same.includes(i)), merged);
+    objects.filter((x) => x.kind === 'Namespace').map((x) => x.metadata.name).forEach((ns) => this.createdNamespace(ns));
+  }
+
+  /** A namespace this run made, to be deleted at cleanup; never one the cluster owns. */
+  createdNamespace(name: string): void {
+    if (!CLUSTER_NAMESPACES.has(name)) {
+      this.namespaces.add(name);
+    }
   }
 
   /** Every file applied, each once. */
   files(): string[] {
-    return [...new Set([...this.installs.values()].flat())];
+    return [...new Set(this.installs.flatMap((i) => i.files))];
   }
 }
 
@@ -341,17 +362,23 @@ async function metrics(file: string, node: Json, o: Options, created: Created): 
     evidence(`kubectl exec: host PID: PID 1 is "${first}" (not node_exporter), and the node's kubelet is one of ${rest.length} process names seen`);
   }
 
-  restrictedRefusal(ds, o, created);
+  restrictedRefusal(ds, objects, o, created);
 }
 
-/** The same DaemonSet in a namespace that enforces "restricted": accepted, its pods refused by Pod Security admission. */
-function restrictedRefusal(ds: K8sObject, o: Options, created: Created): void {
+/**
+ * The same DaemonSet in a namespace that enforces "restricted": accepted, its
+ * pods refused by Pod Security admission. Its ServiceAccount goes with it, or
+ * the pods would be refused for the missing account first.
+ */
+function restrictedRefusal(ds: K8sObject, objects: K8sObject[], o: Options, created: Created): void {
   step(`metrics: ${ds.metadata.name} in namespace ${RESTRICTED_NAMESPACE}, which enforces Pod Security "restricted": its pods are refused`);
-  created.namespaces.add(RESTRICTED_NAMESPACE);
+  created.createdNamespace(RESTRICTED_NAMESPACE);
   kubectl(['create', 'namespace', RESTRICTED_NAMESPACE]);
   kubectl(['label', 'namespace', RESTRICTED_NAMESPACE, 'pod-security.kubernetes.io/enforce=restricted']);
-  const moved = { ...ds, metadata: { ...ds.metadata, namespace: RESTRICTED_NAMESPACE } };
-  const said = apply(`${ds.metadata.name} in ${RESTRICTED_NAMESPACE}`, [moved]);
+  const into = (x: K8sObject): K8sObject => ({ ...x, metadata: { ...x.metadata, namespace: RESTRICTED_NAMESPACE } });
+  const accounts = objects.filter((x) => x.kind === 'ServiceAccount' && x.metadata.name === podSpec(ds).serviceAccountName && namespaceOf(x) === namespaceOf(ds));
+  const moved = into(ds);
+  const said = apply(`${ds.metadata.name} in ${RESTRICTED_NAMESPACE}`, [...accounts.map(into), moved]);
   const warning = said.split('\n').find((l) => l.includes('would violate PodSecurity'));
   if (!warning) {
     throw new StepFailed(`kubectl apply of ${ds.metadata.name} into ${RESTRICTED_NAMESPACE}: wanted a "would violate PodSecurity" warning, got ${JSON.stringify(oneLine(said))}`);
@@ -382,6 +409,30 @@ async function inBatches<T, R>(items: T[], size: number, run: (item: T) => Promi
   return results;
 }
 
+/** `get apps/daemonsets/kured in kube-system as system:serviceaccount:...`, for the printed questions. */
+function sarQuestion(a: AccessAttributes): string {
+  const r = a.resource;
+  if (r === undefined) {
+    return `${a.verb} ${a.path} as ${a.user}`;
+  }
+  const what = [r.group || 'core', r.resource, r.subresource, r.name].filter((x) => x !== undefined).join('/');
+  return `${a.verb} ${what} ${r.namespace ? `in ${r.namespace}` : 'in every namespace'} as ${a.user}`;
+}
+
+/** The authorizer's yes or no to each question, from SubjectAccessReviews created in one kubectl call. */
+async function reviewAll(questions: AccessAttributes[]): Promise<string[]> {
+  if (questions.length === 0) {
+    return [];
+  }
+  const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: questions.map(subjectAccessReview) });
+  const r = await kubectlAsync(['create', '--validate=false', '-f', '-', '-o', 'jsonpath={.status.allowed}{"\\n"}'], list);
+  const said = r.out.trim().split('\n');
+  if (!r.ok || said.length !== questions.length) {
+    throw new StepFailed(`kubectl create of ${questions.length} SubjectAccessReviews: ${(r.err || r.out).trim().split('\n')[0]}`);
+  }
+  return said.map((a) => (a === 'true' ? 'yes' : a === 'false' ? 'no' : a));
+}
+
 async function rbac(rbacOnly: string[], node: Json, created: Created): Promise<void> {
   for (const file of rbacOnly) {
     const objects = readManifest(file);
@@ -391,6 +442,8 @@ async function rbac(rbacOnly: string[], node: Json, created: Created): Promise<v
     created.applied(file, kept);
     evidence(`kubectl apply --validate=strict: ${oneLine(apply(file, kept))}`);
   }
+  // What kubectl auth can-i can name: the resources the server serves, as `pods` or `daemonsets.apps`.
+  const served = new Set(kubectl(['api-resources', '-o', 'name']).out.trim().split('\n'));
   for (const file of created.files()) {
     const objects = readManifest(file);
     let checks: AccessCheck[];
@@ -403,16 +456,24 @@ async function rbac(rbacOnly: string[], node: Json, created: Created): Promise<v
       continue;
     }
     step(`rbac: ${short(file)}: the authorizer's answers for its service accounts (kubectl auth can-i)`);
+    // kubectl cannot name a resource the server does not serve (a CRD's, a removed group's):
+    // those go to the authorizer directly, as SubjectAccessReviews, all in one kubectl call.
+    const direct = checks.filter((c) => { const n = servedName(c.attributes); return n !== undefined && !served.has(n); });
+    const reviews = await reviewAll(direct.map((c) => c.attributes));
     const answers = await inBatches(checks, 8, async (c) => {
+      const i = direct.indexOf(c);
+      if (i >= 0) {
+        return { check: c, said: reviews[i], asked: `SubjectAccessReview ${sarQuestion(c.attributes)} (${servedName(c.attributes)} is not served here: kubectl auth can-i cannot name it)` };
+      }
       const r = await kubectlAsync(['auth', 'can-i', ...c.args]);
-      return { check: c, said: r.out.trim() || r.err.trim() };
+      return { check: c, said: r.out.trim() || r.err.trim(), asked: `kubectl auth can-i ${c.args.join(' ')}` };
     });
     const wrong = answers.filter((a) => a.said !== a.check.want);
     for (const a of answers) {
-      console.log(`   ${a.said === a.check.want ? 'ok' : 'WRONG'}: ${a.said.padEnd(3)} kubectl auth can-i ${a.check.args.join(' ')}   (${a.check.want === 'yes' ? 'granted by' : 'not granted:'} ${a.check.why})`);
+      console.log(`   ${a.said === a.check.want ? 'ok' : 'WRONG'}: ${a.said.padEnd(3)} ${a.asked}   (${a.check.want === 'yes' ? 'granted by' : 'not granted:'} ${a.check.why})`);
     }
     if (wrong.length > 0) {
-      throw new StepFailed(`${short(file)}: the authorizer answered ${wrong.length} of ${answers.length} questions otherwise than the manifest's RBAC implies: ${wrong.map((a) => `"${a.said}" to can-i ${a.check.args.join(' ')} (wanted ${a.check.want})`).join('; ')}`);
+      throw new StepFailed(`${short(file)}: the authorizer answered ${wrong.length} of ${answers.length} questions otherwise than the manifest's RBAC implies: ${wrong.map((a) => `"${a.said}" to ${a.asked} (wanted ${a.check.want})`).join('; ')}`);
     }
     evidence(`${answers.filter((a) => a.check.want === 'yes').length} yes and ${answers.filter((a) => a.check.want === 'no').length} no, as the rules say`);
   }
@@ -537,7 +598,7 @@ async function deleteAndCheck(files: string[], o: Options): Promise<string> {
 }
 
 async function lifecycle(created: Created, plan: Plan, node: Json, o: Options): Promise<void> {
-  const installs = [...created.installs.values()];
+  const installs = created.installs.map((i) => i.files);
   step(`lifecycle: kubectl delete -f of each applied file (${installs.map((files) => short(files.at(-1)!)).join(', ')}, at once) leaves nothing it created`);
   // At once: each waits for its namespace to go, and they do not depend on each other.
   for (const said of await Promise.all(installs.map((files) => deleteAndCheck(files, o)))) {
@@ -555,7 +616,7 @@ async function lifecycle(created: Created, plan: Plan, node: Json, o: Options): 
       evidence(`${address}:${port} on the host no longer answers`);
     }
   }
-  created.installs.clear();
+  created.installs.length = 0;
 }
 
 function applySetName(objects: K8sObject[], namespace: string): string {
@@ -591,8 +652,11 @@ async function prune(oldFile: string, newFile: string, node: Json, o: Options, c
     throw new StepFailed(`--prune: ${present.join(', ')} exist before the install (run the lifecycle step before prune)`);
   }
   labelNodeFor(before, node, created);
+  // A namespace that exists already (kube-system, say) is not this run's to delete at cleanup.
+  if (!kubectl(['get', 'namespace', namespace], { allowFail: true }).ok) {
+    created.createdNamespace(namespace);
+  }
   created.applied(oldFile, before);
-  created.namespaces.add(namespace);
   // The parent (a Secret) lives in the namespace, which must exist first.
   const ns = kubectl(['create', 'namespace', namespace, '--dry-run=client', '-o', 'yaml']).out;
   evidence(`kubectl create namespace ${namespace} --dry-run=client -o yaml | kubectl apply -f -: ${oneLine(kubectl(['apply', '-f', '-'], { input: ns }).out)}`);

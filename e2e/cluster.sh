@@ -385,15 +385,23 @@ EOF
 }
 
 # What start changes on the host, one line each, for a before/after diff.
+# The host paths the kubelet creates for the examples' agents when they are
+# missing (hostPath type DirectoryOrCreate or FileOrCreate; path precedes type
+# in the synthesized YAML): the agents e2e must remove those it made.
+agent_host_paths() {
+  awk '/^ +path: /{p=$2} /^ +type: (DirectoryOrCreate|FileOrCreate)$/ && p ~ /^\//{print p}' "$HERE"/../examples/dist/*.k8s.yaml 2>/dev/null | sort -u
+}
+
 host_state() {
   echo "hostname: $(hostname)"
   echo "links: $(ip -o link show | awk -F': ' '{print $2}' | sort | tr '\n' ' ')"
   echo "mounts under $RUN: $(grep -c " $RUN" /proc/mounts || true)"
+  echo "propagation of /: $(findmnt -no PROPAGATION /)"
   local s
   # ip_forward also switches these (and every interface's forwarding).
   for s in "${SYSCTLS[@]}" net.ipv4.conf.all.forwarding net.ipv4.conf.all.accept_redirects; do echo "sysctl $s = $(sysctl -n "$s")"; done
   echo "cgroups: $(ls -d /sys/fs/cgroup/*/$CGROUP_ROOT 2>/dev/null | tr '\n' ' ')"
-  for s in "${HOST_PATHS[@]}"; do echo "path $s: $([[ -e $s ]] && echo exists || echo absent)"; done
+  for s in "${HOST_PATHS[@]}" $(agent_host_paths); do echo "path $s: $([[ -e $s ]] && echo exists || echo absent)"; done
   echo "processes: $(ps -eo comm= | grep -cxE 'etcd|kube-apiserver|kube-controller|kube-scheduler|kubelet|containerd|containerd-shim|pause' || true)"
 }
 
@@ -408,6 +416,16 @@ start() {
   local s
   for s in "${SYSCTLS[@]}"; do echo "$s=$(sysctl -n "$s")"; done >"$RUN/sysctls.saved"
   for s in "${HOST_PATHS[@]}"; do [[ -e $s ]] || echo "$s"; done >"$RUN/paths.created"
+  # HostToContainer propagation (node-exporter's hostPath / at /host/root)
+  # needs the host path's mount to be shared or a slave, or containerd refuses
+  # the container: 'path "/" is mounted on "/" but it is not a shared or slave
+  # mount'. systemd makes / shared on every real node; a machine booted
+  # without it may have / private: shared until stop, which makes it private again.
+  findmnt -no PROPAGATION / >"$RUN/root-propagation.saved"
+  if [[ $(cat "$RUN/root-propagation.saved") == private ]]; then
+    mount --make-shared /
+    log "made / a shared mount, as systemd does on a real node (HostToContainer needs it); private again at stop"
+  fi
 
   # The node's address: the kubelet refuses a loopback --node-ip.
   ip link show "$BRIDGE" >/dev/null 2>&1 || ip link add "$BRIDGE" type bridge
@@ -509,6 +527,9 @@ stop() {
     umount -l "$mnt" 2>/dev/null || true
   done
   ip link del "$BRIDGE" 2>/dev/null || true
+  if [[ -f $RUN/root-propagation.saved && $(cat "$RUN/root-propagation.saved") == private ]]; then
+    mount --make-private / || log "could not make / a private mount again"
+  fi
   local dir
   for dir in /sys/fs/cgroup/*/$CGROUP_ROOT; do
     [[ -d $dir ]] && find "$dir" -depth -type d -exec rmdir {} + 2>/dev/null || true

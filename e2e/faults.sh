@@ -63,26 +63,31 @@ expect_cannot_run 'a memory limit under what the container needs' 'container ini
 plan=$(mktemp -d)
 npm run --silent e2e:agents -- --write "$plan" >/dev/null
 expect_agent_fails() {
-  local title=$1 want=$2 edit=$3
-  sed -e "$edit" "$plan/node-exporter.k8s.yaml" >"$plan/broken.k8s.yaml"
-  if cmp -s "$plan/node-exporter.k8s.yaml" "$plan/broken.k8s.yaml"; then
-    echo "FAIL: $title: the edit '$edit' does not change node-exporter.k8s.yaml" >&2
+  local title=$1 want=$2 edit=$3 file=${4:-node-exporter.k8s.yaml}
+  sed -e "$edit" "$plan/$file" >"$plan/broken.k8s.yaml"
+  if cmp -s "$plan/$file" "$plan/broken.k8s.yaml"; then
+    echo "FAIL: $title: the edit '$edit' does not change $file" >&2
     exit 1
   fi
   expect_refusal "$title" "$want" npm run --silent e2e:agents -- --node "$node_name" --run "$plan/broken.k8s.yaml" --steps run --timeout 30
 }
+# The host path / (the volume's path line is followed by its type).
 expect_agent_fails 'a hostPath of type File that is a directory (the kubelet)' 'hostPath type check failed: / is not a file' \
-  's/^\( *\)type: ""$/\1type: File/'
+  '/^ *path: \/$/{n;s/type: Directory/type: File/}'
 expect_agent_fails 'Bidirectional propagation in an unprivileged container (the API server)' \
   'Bidirectional mount propagation is available only to privileged containers' \
-  's/^\( *\)- mountPath: \/host\/root$/&\n\1  mountPropagation: Bidirectional/'
-expect_refusal 'an agent whose image is not on the node' 'runs cr.fluentbit.io/fluent/fluent-bit:3.1.9, not on node' \
-  npm run --silent e2e:agents -- --node "$node_name" --run "$plan/log-collector.k8s.yaml" --steps run
-sed 's/^\(    namespace: \)logging$/\1elsewhere/' "$plan/log-collector.k8s.yaml" >"$plan/unbound.k8s.yaml"
-expect_refusal 'a ClusterRole bound to another account than the agent runs as' 'ClusterRole logging-fluent-bit is bound to none of the service accounts' \
+  's/mountPropagation: HostToContainer/mountPropagation: Bidirectional/'
+# node-inventory's init container without its one capability: root cannot hand the host path to nobody.
+expect_agent_fails 'an init container without the capability it needs (CHOWN)' 'container prepare: Error (exit code 1): chown: /data: Operation not permitted' \
+  '/^ *add:$/{N;/- CHOWN$/d}' node-inventory.k8s.yaml
+expect_refusal 'an agent whose image is not on the node' 'runs cr.fluentbit.io/fluent/fluent-bit:' \
+  npm run --silent e2e:agents -- --node "$node_name" --run "$plan/fluent-bit.k8s.yaml" --steps run
+# The binding's subject (indented under subjects), not the objects' namespace.
+sed 's/^\(    namespace: \)logging$/\1elsewhere/' "$plan/fluent-bit.k8s.yaml" >"$plan/unbound.k8s.yaml"
+expect_refusal 'a ClusterRole bound to another account than the agent runs as' 'ClusterRole node-agent:logging:fluent-bit is bound to none of the service accounts' \
   npm run --silent e2e:agents -- --node "$node_name" --rbac "$plan/unbound.k8s.yaml" --steps rbac
 rm -rf "$plan"
-if [[ -n $(kubectl get namespace monitoring logging e2e-agents-restricted --ignore-not-found -o name) ]]; then
+if [[ -n $(kubectl get namespace monitoring logging node-inventory e2e-agents-restricted --ignore-not-found -o name) ]]; then
   echo "FAIL: a failed agents run left its namespaces" >&2
   exit 1
 fi

@@ -42,10 +42,11 @@ export function kubectl(args: string[], options: KubectlOptions = {}): KubectlRe
   return { ok, out: result.stdout, err: result.stderr };
 }
 
-/** Runs kubectl without blocking, for many independent questions at once (auth can-i). */
-export function kubectlAsync(args: string[]): Promise<KubectlResult> {
+/** Runs kubectl without blocking, for many independent questions at once (auth can-i); `input` is its standard input. */
+export function kubectlAsync(args: string[], input?: string): Promise<KubectlResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', ['--request-timeout=20s', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('kubectl', ['--request-timeout=20s', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.end(input ?? '');
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => { out += d; });

@@ -112,10 +112,23 @@ export function fullImageName(ref: string): string {
   return last.includes(':') || last.includes('@') ? name : `${name}:latest`;
 }
 
+/** What a question asks, as a SubjectAccessReview's spec has it. */
+export interface AccessAttributes {
+  /** The service account's user name, `system:serviceaccount:NS:NAME`. */
+  user: string;
+  verb: string;
+  /** A resource question: its API group ('' for the core group), resource, subresource, name, namespace (none: every namespace). */
+  resource?: { group: string; resource: string; subresource?: string; name?: string; namespace?: string };
+  /** A non-resource question: the URL path. */
+  path?: string;
+}
+
 /** One question to the authorizer and the answer the manifest implies. */
 export interface AccessCheck {
   /** `kubectl auth can-i` arguments after `auth can-i`. */
   args: string[];
+  /** The same question as a SubjectAccessReview asks it. */
+  attributes: AccessAttributes;
   /** The answer the manifest's RBAC implies. */
   want: 'yes' | 'no';
   /** Which rule or neighbour the question comes from. */
@@ -138,8 +151,12 @@ export type RoleLookup = (kind: 'ClusterRole' | 'Role', name: string, namespace?
 const RESOURCE_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
 const NON_RESOURCE_VERBS = ['get', 'post', 'put', 'delete'];
 
-/** A grant: one subject may use these rules in this scope (undefined namespace: every namespace). */
-interface Grant { rules: PolicyRule[]; namespace?: string; role: string; roleId: string }
+/**
+ * A grant: one subject may use these rules in this scope (undefined
+ * namespace: every namespace). `fromServer`: the role is the server's (e.g.
+ * `view`), only its binding is the manifest's.
+ */
+interface Grant { rules: PolicyRule[]; namespace?: string; role: string; roleId: string; fromServer: boolean }
 
 function matches(list: string[] | undefined, value: string): boolean {
   return (list ?? []).some((v) => v === '*' || v === value);
@@ -164,6 +181,38 @@ function resourceArgs(group: string, resource: string, name?: string): string[] 
   return [name === undefined ? typed : `${typed}/${name}`, ...sub ? [`--subresource=${sub}`] : []];
 }
 
+function resourceAttributes(user: string, verb: string, group: string, resource: string, name: string | undefined, namespace: string | undefined): AccessAttributes {
+  const [base, subresource] = resource.split('/');
+  return { user, verb, resource: { group, resource: base, ...subresource ? { subresource } : {}, ...name !== undefined ? { name } : {}, ...namespace !== undefined ? { namespace } : {} } };
+}
+
+/**
+ * The name `kubectl auth can-i` resolves a resource question by (`pods`,
+ * `daemonsets.apps`): a group the server does not serve (e.g. `extensions`,
+ * gone since 1.22) it cannot name, and asks about resource `daemonsets.extensions`
+ * of the core group instead.
+ */
+export function servedName(attributes: AccessAttributes): string | undefined {
+  const r = attributes.resource;
+  return r === undefined ? undefined : r.group === '' ? r.resource : `${r.resource}.${r.group}`;
+}
+
+/** The SubjectAccessReview that asks the authorizer the question directly, with the groups a service account has. */
+export function subjectAccessReview(a: AccessAttributes): K8sObject {
+  const namespace = a.user.split(':')[2];
+  return {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SubjectAccessReview',
+    // The API server refuses any metadata on a review.
+    metadata: {} as K8sObject['metadata'],
+    spec: {
+      user: a.user,
+      groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+      ...a.resource ? { resourceAttributes: { verb: a.verb, ...a.resource } } : { nonResourceAttributes: { verb: a.verb, path: a.path } },
+    },
+  };
+}
+
 function scopeArgs(namespace: string | undefined): string[] {
   return namespace === undefined ? ['--all-namespaces'] : ['-n', namespace];
 }
@@ -173,32 +222,36 @@ function scopeArgs(namespace: string | undefined): string[] {
  * service accounts they hold and their workloads run as: yes for every verb, resource and
  * resource name a bound rule grants (non-resource URLs through cluster role
  * bindings), no for a neighbour none of the subject's rules grants: another
- * verb, another name, another namespace for a namespaced binding. Throws
- * when a role of the file reaches none of those accounts.
+ * verb, another name, another namespace for a namespaced binding. A role the
+ * manifest binds but the server holds (e.g. `view`) is asked the first
+ * resource and verb of each rule, with its neighbours: its rules are the
+ * server's, the binding is the manifest's. Throws when a role of the file
+ * reaches none of those accounts.
  */
 export function accessChecks(objects: K8sObject[], lookup: RoleLookup = () => undefined): AccessCheck[] {
   const accounts = new Set([
     ...objects.filter((o) => WORKLOAD_KINDS.has(o.kind)).map((o) => `${o.metadata.namespace ?? 'default'}:${podSpec(o).serviceAccountName ?? 'default'}`),
     ...objects.filter((o) => o.kind === 'ServiceAccount').map((o) => `${o.metadata.namespace ?? 'default'}:${o.metadata.name}`),
   ]);
-  const roleRules = (kind: 'ClusterRole' | 'Role', name: string, namespace?: string): PolicyRule[] => {
+  const roleRules = (kind: 'ClusterRole' | 'Role', name: string, namespace?: string): { rules: PolicyRule[]; fromServer: boolean } => {
     const own = objects.find((o) => o.kind === kind && o.metadata.name === name && (kind === 'ClusterRole' || o.metadata.namespace === namespace));
     // An aggregated ClusterRole's rules are filled in by the controller: ask the server.
-    const rules = own && !own.aggregationRule ? own.rules ?? [] : lookup(kind, name, namespace);
+    const fromServer = !own || own.aggregationRule !== undefined;
+    const rules = fromServer ? lookup(kind, name, namespace) : own.rules ?? [];
     if (rules === undefined) {
       throw new Error(`${kind} ${namespace ? `${namespace}/` : ''}${name} is bound but is neither in the manifest nor on the server`);
     }
-    return rules;
+    return { rules, fromServer };
   };
   const grants = new Map<string, Grant[]>();
   for (const b of objects.filter((o) => o.kind === 'ClusterRoleBinding' || o.kind === 'RoleBinding')) {
     const namespace = b.kind === 'RoleBinding' ? b.metadata.namespace ?? 'default' : undefined;
-    const rules = roleRules(b.roleRef.kind, b.roleRef.name, namespace);
+    const { rules, fromServer } = roleRules(b.roleRef.kind, b.roleRef.name, namespace);
     for (const s of b.subjects ?? []) {
       const account = `${s.namespace ?? b.metadata.namespace ?? 'default'}:${s.name}`;
       if (s.kind === 'ServiceAccount' && accounts.has(account)) {
         const roleId = `${b.roleRef.kind} ${b.roleRef.kind === 'Role' ? `${namespace}/` : ''}${b.roleRef.name}`;
-        grants.set(account, [...grants.get(account) ?? [], { rules, namespace, roleId, role: `${b.roleRef.kind} ${b.roleRef.name} via ${b.kind} ${b.metadata.name}` }]);
+        grants.set(account, [...grants.get(account) ?? [], { rules, namespace, roleId, fromServer, role: `${b.roleRef.kind} ${b.roleRef.name} via ${b.kind} ${b.metadata.name}` }]);
       }
     }
   }
@@ -213,52 +266,57 @@ export function accessChecks(objects: K8sObject[], lookup: RoleLookup = () => un
   }
   const checks: AccessCheck[] = [];
   const seen = new Set<string>();
-  const add = (args: string[], want: 'yes' | 'no', why: string) => {
+  const add = (args: string[], attributes: AccessAttributes, want: 'yes' | 'no', why: string) => {
     const key = args.join(' ');
     if (!seen.has(key)) {
       seen.add(key);
-      checks.push({ args, want, why });
+      checks.push({ args, attributes, want, why });
     }
   };
   for (const [account, accountGrants] of grants) {
-    const as = `--as=system:serviceaccount:${account}`;
+    const user = `system:serviceaccount:${account}`;
+    const as = `--as=${user}`;
+    const res = (verb: string, group: string, resource: string, name: string | undefined, namespace: string | undefined): [string[], AccessAttributes] =>
+      [[verb, ...resourceArgs(group, resource, name), as, ...scopeArgs(namespace)], resourceAttributes(user, verb, group, resource, name, namespace)];
     for (const g of accountGrants) {
+      // A role of the server's is asked one resource (or URL) and verb per rule: that the binding reaches it.
+      const some = <T>(list: T[] | undefined): T[] => (g.fromServer ? (list ?? []).slice(0, 1) : list ?? []);
       for (const r of g.rules) {
-        for (const url of r.nonResourceURLs ?? []) {
+        for (const url of some(r.nonResourceURLs)) {
           if (g.namespace !== undefined) {
             continue; // non-resource URLs are granted through cluster role bindings only
           }
-          for (const verb of r.verbs) {
-            add([verb, url, as], 'yes', g.role);
+          for (const verb of some(r.verbs)) {
+            add([verb, url, as], { user, verb, path: url }, 'yes', g.role);
           }
           const other = NON_RESOURCE_VERBS.find((v) => !grantedUrl(accountGrants, v, url));
           if (other) {
-            add([other, url, as], 'no', `another verb than ${g.role} grants`);
+            add([other, url, as], { user, verb: other, path: url }, 'no', `another verb than ${g.role} grants`);
           }
         }
-        for (const group of r.apiGroups ?? []) {
-          for (const resource of r.resources ?? []) {
+        for (const group of some(r.apiGroups)) {
+          for (const resource of some(r.resources)) {
             const names = (r.resourceNames ?? []).length > 0 ? r.resourceNames! : [undefined];
-            for (const verb of r.verbs) {
+            for (const verb of some(r.verbs)) {
               for (const name of names) {
-                add([verb, ...resourceArgs(group, resource, name), as, ...scopeArgs(g.namespace)], 'yes', g.role);
+                add(...res(verb, group, resource, name, g.namespace), 'yes', g.role);
               }
             }
             const verb = r.verbs[0];
             const other = RESOURCE_VERBS.find((v) => !granted(accountGrants, v, group, resource, names[0], g.namespace));
             if (other) {
-              add([other, ...resourceArgs(group, resource, names[0]), as, ...scopeArgs(g.namespace)], 'no', `another verb than ${g.role} grants`);
+              add(...res(other, group, resource, names[0], g.namespace), 'no', `another verb than ${g.role} grants`);
             }
             if (names[0] !== undefined) {
               const name = `${names[0]}-not-granted`;
               if (!granted(accountGrants, verb, group, resource, name, g.namespace)) {
-                add([verb, ...resourceArgs(group, resource, name), as, ...scopeArgs(g.namespace)], 'no', `another name than ${g.role} grants`);
+                add(...res(verb, group, resource, name, g.namespace), 'no', `another name than ${g.role} grants`);
               }
             }
             if (g.namespace !== undefined) {
               const elsewhere = g.namespace === 'kube-public' ? 'default' : 'kube-public';
               if (!granted(accountGrants, verb, group, resource, names[0], elsewhere)) {
-                add([verb, ...resourceArgs(group, resource, names[0]), as, '-n', elsewhere], 'no', `another namespace than ${g.role} grants`);
+                add(...res(verb, group, resource, names[0], elsewhere), 'no', `another namespace than ${g.role} grants`);
               }
             }
           }

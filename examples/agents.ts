@@ -8,6 +8,7 @@ import { FalcoChart } from './falco';
 import { FluentBitChart } from './fluent-bit';
 import { KuredChart } from './kured';
 import { NodeExporterChart } from './node-exporter';
+import { NodeInventoryChart } from './node-inventory';
 import { NodeProblemDetectorChart } from './node-problem-detector';
 import { NvidiaDevicePluginChart } from './nvidia-device-plugin';
 import { PromtailChart } from './promtail';
@@ -20,6 +21,7 @@ export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
   'fluent-bit': (scope, id) => new FluentBitChart(scope, id),
   'kured': (scope, id) => new KuredChart(scope, id),
   'node-exporter': (scope, id) => new NodeExporterChart(scope, id),
+  'node-inventory': (scope, id) => new NodeInventoryChart(scope, id),
   'node-problem-detector': (scope, id) => new NodeProblemDetectorChart(scope, id),
   'nvidia-device-plugin': (scope, id) => new NvidiaDevicePluginChart(scope, id),
   'promtail': (scope, id) => new PromtailChart(scope, id),

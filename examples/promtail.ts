@@ -123,7 +123,7 @@ export class PromtailChart extends Chart {
   public readonly promtail: NodeAgent;
 
   /** Its config, as the chart keeps it: a Secret, since a client's credentials may go into it. */
-  public readonly configSecret: kplus.Secret;
+  public readonly configSecret: kplus.k8s.KubeSecret;
 
   constructor(scope: Construct, id: string) {
     super(scope, id, { namespace: 'logging' });
@@ -135,10 +135,12 @@ export class PromtailChart extends Chart {
     });
 
     // NodeAgentProps.config makes a ConfigMap; the chart's is a Secret, so it
-    // is a Secret of this chart, mounted as a volume of the agent.
-    this.configSecret = new kplus.Secret(this, 'Config', {
+    // is a Secret of this chart, mounted as a volume of the agent. In `data`,
+    // not `stringData`: the server stores stringData as data, so a
+    // stringData Secret is "configured" by every `kubectl apply`.
+    this.configSecret = new kplus.k8s.KubeSecret(this, 'Config', {
       metadata: { name: 'promtail', labels: { app: 'promtail' } },
-      stringData: { 'promtail.yaml': PROMTAIL_YAML },
+      data: { 'promtail.yaml': Buffer.from(PROMTAIL_YAML).toString('base64') },
     });
 
     this.promtail = new NodeAgent(this, 'Promtail', {

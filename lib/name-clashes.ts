@@ -5,10 +5,9 @@
  * plain cdk8s objects included.
  */
 import { ApiObject, Chart } from 'cdk8s';
-import { Construct, IConstruct } from 'constructs';
+import { IConstruct } from 'constructs';
+import { appCheck } from './app-checks';
 import { CLUSTER_SCOPED_KINDS } from './checks/metadata';
-
-const watched = new WeakSet<IConstruct>();
 
 /**
  * A chart's variant group, when it has one: charts of one group are
@@ -38,10 +37,10 @@ function describe(o: ApiObject): string {
  * index per pass (cdk8s validates the whole app again for every chart in
  * Chart.toJson, so a pairwise scan would cost O(N²) per chart).
  */
-export function nameClashes(root: IConstruct): string[] {
+export function nameClashes(constructs: readonly IConstruct[]): string[] {
   // key -> token (the variant group, or the chart itself) -> chart -> objects
   const index = new Map<string, Map<unknown, Map<Chart, ApiObject[]>>>();
-  for (const c of root.node.findAll()) {
+  for (const c of constructs) {
     if (!ApiObject.isApiObject(c)) {
       continue;
     }
@@ -75,15 +74,7 @@ export function nameClashes(root: IConstruct): string[] {
 /** The id of the construct under the app that reports its name clashes. */
 export const NAME_CLASHES_ID = 'NameClashes';
 
-/**
- * Makes the app that holds `scope` check its name clashes when it validates
- * (App.synth, Chart.toJson), once however many constructs ask: a construct
- * `NameClashes` under the app (it renders nothing) reports them.
- */
+/** Makes the app that holds `scope` check its name clashes when it validates, once however many constructs ask. */
 export function watchNameClashes(scope: IConstruct): void {
-  const root = scope.node.root;
-  if (!watched.has(root)) {
-    watched.add(root);
-    new Construct(root as Construct, NAME_CLASHES_ID).node.addValidation({ validate: () => nameClashes(root) });
-  }
+  appCheck(scope, NAME_CLASHES_ID, nameClashes);
 }

@@ -126,7 +126,8 @@ export class NodeToleration {
     const result: { -readonly [K in keyof Toleration]: Toleration[K] } = {};
     if (this.key !== undefined) result.key = this.key;
     result.operator = this.operator;
-    if (this.value !== undefined) result.value = this.value;
+    // An empty value is the API's default, which it does not store: written, every apply would report a change.
+    if (this.value !== undefined && this.value !== '') result.value = this.value;
     if (this.effect !== undefined) result.effect = this.effect;
     if (this.tolerationSeconds !== undefined) result.tolerationSeconds = this.tolerationSeconds;
     return result;

@@ -1,6 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { Construct } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
+import { appCheck } from './app-checks';
 import { isAtLeastAsStrict } from './checks/pod-security';
 import { clusterScoped } from './cluster-scoped';
 import { checkDns1123Label, defined, isRecord, Problem, problem, show } from './k8s/syntax';
@@ -43,6 +44,25 @@ export function checkOwnableNamespace(prop: string, name: unknown): Problem[] {
 
 const LEVELS = Object.values(PodSecurityLevel) as string[];
 
+const BRAND = Symbol.for('node-reporter.PodSecurityNamespace');
+
+/**
+ * The agents of the app whose pods the namespace they deploy into (a
+ * PodSecurityNamespace of the app) would refuse: one pass over the app.
+ */
+function refusedAgents(constructs: readonly IConstruct[]): string[] {
+  // Charts of one variant group may each hold the namespace: every one must admit the agent.
+  const namespaces = new Map<string, PodSecurityNamespace[]>();
+  for (const c of constructs) {
+    if (PodSecurityNamespace.isPodSecurityNamespace(c)) {
+      namespaces.set(c.name, [...(namespaces.get(c.name) ?? []), c]);
+    }
+  }
+  return constructs.filter(NodeAgent.isNodeAgent).flatMap((agent) => (namespaces.get(Chart.of(agent).namespace ?? '') ?? [])
+    .filter((ns) => !isAtLeastAsStrict(agent.podSecurityLevel, ns.enforce))
+    .map((ns) => `namespace "${ns.name}" (${ns.node.path}) enforces Pod Security "${ns.enforce}", which refuses the pods of ${agent.node.path} (they need "${agent.podSecurityLevel}"): call admit() on this namespace with the agent${ns.admitsLax ? '' : ', in a PodSecurityNamespace (a RestrictedNamespace admits only restricted agents)'}, or deploy the agent elsewhere`));
+}
+
 /** @internal Throws, naming the argument, unless every one is a NodeAgent. */
 export function checkAgents(namespace: Construct, agents: readonly unknown[]): void {
   const bad = agents.map((a, i) => (NodeAgent.isNodeAgent(a) ? undefined : `argument ${i + 1} must be a NodeAgent but got ${show(a)}`)).filter((p) => p !== undefined);
@@ -64,6 +84,14 @@ export function checkAgents(namespace: Construct, agents: readonly unknown[]): v
  * ns.admit(exporter); // enforce the level the exporter needs, e.g. privileged
  */
 export class PodSecurityNamespace extends Construct {
+  /**
+   * Whether `x` is a PodSecurityNamespace (a RestrictedNamespace too), also
+   * one made by another copy of this package.
+   */
+  public static isPodSecurityNamespace(x: unknown): x is PodSecurityNamespace {
+    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
+  }
+
   /** The namespace's name. */
   public readonly name: string;
 
@@ -74,6 +102,7 @@ export class PodSecurityNamespace extends Construct {
 
   constructor(scope: Construct, id: string, props: PodSecurityNamespaceProps) {
     super(scope, id);
+    Object.defineProperty(this, BRAND, { value: true });
     reportProblems(this, isRecord(props) ? [
       ...checkOwnableNamespace('name', props.name),
       props.enforce !== undefined && !LEVELS.includes(props.enforce) ? problem('enforce', `one of ${LEVELS.join(', ')}`, props.enforce) : undefined,
@@ -92,18 +121,11 @@ export class PodSecurityNamespace extends Construct {
     });
     clusterScoped(ApiObject.of(this.namespace));
     // Only at synth are all the agents that deploy into it known.
-    this.node.addValidation({ validate: () => this.refusedAgents() });
-  }
-
-  /** The agents of the app that deploy into this namespace, whose pods the level it enforces would refuse. */
-  private refusedAgents(): string[] {
-    return this.node.root.node.findAll()
-      .filter((c): c is NodeAgent => NodeAgent.isNodeAgent(c) && Chart.of(c).namespace === this.name && !isAtLeastAsStrict(c.podSecurityLevel, this.level))
-      .map((agent) => `namespace "${this.name}" enforces Pod Security "${this.level}", which refuses the pods of ${agent.node.path} (they need "${agent.podSecurityLevel}"): call admit() on this namespace with the agent${this.admitsLax ? '' : ', in a PodSecurityNamespace (a RestrictedNamespace admits only restricted agents)'}, or deploy the agent elsewhere`);
+    appCheck(this, 'NamespaceAdmission', refusedAgents);
   }
 
   /** Whether admit() may relax the level (a RestrictedNamespace's may not). */
-  protected get admitsLax(): boolean {
+  public get admitsLax(): boolean {
     return true;
   }
 

@@ -41,7 +41,7 @@ export class RestrictedNamespace extends PodSecurityNamespace {
     }
   }
 
-  protected override get admitsLax(): boolean {
+  public override get admitsLax(): boolean {
     return false;
   }
 }

@@ -205,7 +205,7 @@ describe('the npm package', () => {
     expect(pod.containers[0]).toMatchObject({ image: 'registry.example.com/team/exporter:1.4.0', ports: [{ containerPort: 8080, name: 'metrics' }] });
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65534 });
     // The init container has the agent's defaults, and writes where the exporter reads.
-    expect(pod.initContainers[0]).toMatchObject({ name: 'render-config', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } }, volumeMounts: [{ name: 'work', mountPath: '/work', readOnly: false }] });
+    expect(pod.initContainers[0]).toMatchObject({ name: 'render-config', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } }, volumeMounts: [{ name: 'work', mountPath: '/work' }] });
     expect(pod.containers[0].volumeMounts).toEqual([{ name: 'work', mountPath: '/work', readOnly: true }, { name: 'token', mountPath: '/var/run/exporter', readOnly: true }]);
     expect(pod.volumes.map((v: Manifest) => v.name)).toEqual(['work', 'token']);
     const role = manifests.find((m) => m.kind === 'Role')!;

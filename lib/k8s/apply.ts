@@ -41,3 +41,44 @@ export function checkApplySize(prop: string, obj: { readonly kind?: unknown; rea
   return size <= ANNOTATIONS_SIZE_LIMIT ? undefined
     : `'${prop}' makes the ${String(obj.kind)} "${String(obj.metadata?.name)}" too large for \`kubectl apply\`: its annotations would hold ${size} bytes with the last-applied configuration, but the API server allows ${ANNOTATIONS_SIZE_LIMIT} ("metadata.annotations: Too long"); make it smaller, or apply it with \`kubectl apply --server-side\`, which keeps no such annotation`;
 }
+
+const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+const DECIMAL_SUFFIXES: Array<[number, string]> = [[18, 'E'], [15, 'P'], [12, 'T'], [9, 'G'], [6, 'M'], [3, 'k'], [0, ''], [-3, 'm']];
+
+/**
+ * A quantity in the form the API server stores it (k8s.io/apimachinery
+ * pkg/api/resource: Quantity.String, CanonicalizeBytes): `2048Mi` is `2Gi`,
+ * `1000m` is `1`, `0.5` is `500m`. A manifest that writes another form is
+ * stored canonically, so every later `kubectl apply` reports a change.
+ * Forms this does not know (exponents, nanos) are returned as they are.
+ */
+export function canonicalQuantity(value: string): string {
+  const binary = /^(\d+)(Ki|Mi|Gi|Ti|Pi|Ei)$/.exec(value);
+  if (binary) {
+    let n = BigInt(binary[1]);
+    let i = BINARY_SUFFIXES.indexOf(binary[2]);
+    while (n !== 0n && n % 1024n === 0n && i < BINARY_SUFFIXES.length - 1) {
+      n /= 1024n;
+      i++;
+    }
+    return `${n}${BINARY_SUFFIXES[i]}`;
+  }
+  const decimal = /^(\d+)(?:\.(\d{1,3}))?(k|M|G|T|P|E|m)?$/.exec(value);
+  if (!decimal || (decimal[2] !== undefined && decimal[3] === 'm')) {
+    return value;
+  }
+  // The value in thousandths of a unit, exactly (at most three decimals, none with 'm').
+  const exponent = DECIMAL_SUFFIXES.find(([, s]) => s === (decimal[3] ?? ''))![0];
+  const thousandthsOfSuffix = BigInt(decimal[1]) * 1000n + BigInt((decimal[2] ?? '').padEnd(3, '0'));
+  const milli = exponent >= 0 ? thousandthsOfSuffix * 10n ** BigInt(exponent) : thousandthsOfSuffix / 1000n;
+  if (milli === 0n) {
+    return '0';
+  }
+  for (const [e, suffix] of DECIMAL_SUFFIXES) {
+    const divisor = 10n ** BigInt(e + 3);
+    if (milli % divisor === 0n) {
+      return `${milli / divisor}${suffix}`;
+    }
+  }
+  return value;
+}

@@ -185,7 +185,7 @@ export interface AgentContainer {
   readonly mounts?: AgentMount[];
 }
 
-/** What the agent decides for all its containers. */
+/** @internal What the agent decides for all its containers. */
 export interface ContainerDefaults {
   /** The uid containers run as. */
   readonly runAsUser: number;
@@ -212,6 +212,7 @@ function addsSysAdmin(sc: AgentSecurityContext | undefined): boolean {
 }
 
 /**
+ * @internal
  * The container's security context in the L1 shape: the agent's defaults
  * with the container's own fields over them, field by field. On Windows only
  * the fields a Windows pod may set (pkg/apis/core/validation: validateWindows).
@@ -239,7 +240,7 @@ export function renderSecurityContext(c: AgentContainer, defaults: ContainerDefa
   };
 }
 
-/** The cdk8s-plus props of the container; its security context and mounts are rendered by the agent. */
+/** @internal The cdk8s-plus props of the container; its security context and mounts are rendered by the agent. */
 export function kplusContainerProps(c: AgentContainer, defaults: ContainerDefaults): kplus.ContainerProps {
   return {
     name: c.name,
@@ -336,7 +337,7 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
   return problems;
 }
 
-/** A seccomp profile the API server accepts (pkg/apis/core/validation: validateSeccompProfileField). */
+/** @internal A seccomp profile the API server accepts (pkg/apis/core/validation: validateSeccompProfileField). */
 export function seccompProblems(prop: string, profile: unknown): Problem[] {
   const problems: Problem[] = [];
   if (!isRecord(profile) || !SECCOMP_TYPES.includes(profile.type as string)) {
@@ -378,6 +379,7 @@ function portProblems(prop: string, ports: unknown, hostNetwork: boolean): Probl
 }
 
 /**
+ * @internal
  * Every problem of one container, named by `prop`.
  * @param prop the prop that holds it, e.g. `initContainers[0]`
  * @param c the container

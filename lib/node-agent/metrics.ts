@@ -53,7 +53,7 @@ function portsOf(containers: readonly AgentContainer[]): kplus.ContainerPort[] {
   return containers.flatMap((c) => (Array.isArray(c.ports) ? c.ports.filter(isRecord) as kplus.ContainerPort[] : []));
 }
 
-/** The problems of the `metrics` prop. */
+/** @internal The problems of the `metrics` prop. */
 export function metricsProblems(metrics: unknown, agentName: unknown, containers: readonly AgentContainer[]): Problem[] {
   if (!isRecord(metrics)) {
     return [problem('metrics', 'an AgentMetrics { port, path?, service?, serviceMonitor?, podMonitor? }', metrics)];
@@ -74,7 +74,7 @@ export function metricsProblems(metrics: unknown, agentName: unknown, containers
   return problems;
 }
 
-/** Creates the Service and monitors `metrics` asks for, under `scope`. */
+/** @internal Creates the Service and monitors `metrics` asks for, under `scope`. */
 export function createMetrics(scope: Construct, metrics: AgentMetrics, name: string, containers: readonly AgentContainer[], selector: Record<string, string>, labels: Record<string, string>): kplus.k8s.KubeService | undefined {
   const port = findPort(containers, metrics.port)!;
   const path = metrics.path ?? '/metrics';

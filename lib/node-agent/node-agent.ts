@@ -6,7 +6,7 @@ import { checkObject, isBlocking } from '../checks/index';
 import { PodSecurityLevel } from '../checks/pod-security';
 import { WAIVER_PREFIX } from '../checks/rules';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
-import { checkApplySize } from '../k8s/apply';
+import { canonicalQuantity, checkApplySize } from '../k8s/apply';
 import { defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { watchNameClashes } from '../name-clashes';
 import { NodePolicy } from '../node-policy';
@@ -221,8 +221,7 @@ export class NodeAgent extends Construct {
     reportProblems(this, podSecurityProblems(props.podSecurity, needs));
     this.podSecurityLevel = needs.level;
     this.writeWaivers(needs);
-    reportProblems(this, this.checksProblems());
-    this.renderedAtConstruction = JSON.stringify(this.renderDaemonSet());
+    this.judgeOwnObjects();
 
     // Only at synth is the whole app known, and the escape hatches done with.
     this.node.addValidation({ validate: () => this.validateAtSynth() });
@@ -262,8 +261,7 @@ export class NodeAgent extends Construct {
       throw new Error(`${this.node.path}: ${prop} makes the agent's pod need Pod Security '${needs.level}' (${needs.details.join(', ')}) but it was built for '${this.podSecurityLevel}'; declare it in the props and set podSecurity to match`);
     }
     this.writeWaivers(needs);
-    reportProblems(this, this.checksProblems());
-    this.renderedAtConstruction = JSON.stringify(this.renderDaemonSet());
+    this.judgeOwnObjects();
   }
 
   private addOwn(container: AgentContainer, init: boolean): void {
@@ -294,16 +292,28 @@ export class NodeAgent extends Construct {
     this.rules = needs.rules;
   }
 
+  /** Throws what the checks refuse in the agent's objects, and remembers the DaemonSet as judged. */
+  private judgeOwnObjects(): void {
+    const { problems, daemonSet } = this.checksProblems();
+    reportProblems(this, problems);
+    this.renderedAtConstruction = JSON.stringify(daemonSet);
+  }
+
   /**
    * What the manifest checks would refuse in the agent's own objects, as
    * problems of the props: the checks are the one home of the API server's
    * rules, and this makes construction fail where synth would. Custom
    * resources (a ServiceMonitor) are the checks' to judge against their CRD.
+   * Also the DaemonSet's manifest as judged.
    */
-  private checksProblems(): Problem[] {
+  private checksProblems(): { problems: Problem[]; daemonSet?: Record<string, unknown> } {
     const problems: Problem[] = [];
+    let daemonSet: Record<string, unknown> | undefined;
     for (const obj of this.node.findAll().filter(ApiObject.isApiObject)) {
       const json = obj.toJson();
+      if (obj === ApiObject.of(this.ds)) {
+        daemonSet = json;
+      }
       if (String(json.apiVersion).startsWith('monitoring.coreos.com/')) {
         continue;
       }
@@ -312,7 +322,7 @@ export class NodeAgent extends Construct {
       }
       problems.push(...defined(checkApplySize(json.kind === 'ConfigMap' ? 'config.data' : json.kind === 'DaemonSet' ? 'annotations' : 'props', json)));
     }
-    return problems;
+    return { problems, daemonSet };
   }
 
   /** At synth: what changed after construction (through `daemonSet`, `configMap`) still holds. */
@@ -326,7 +336,7 @@ export class NodeAgent extends Construct {
       return [`the DaemonSet's pod now needs Pod Security '${needs.level}' (${needs.details.join(', ') || 'it breaks nothing'}) but the agent was built for '${this.podSecurityLevel}': something changed it after construction (agent.daemonSet?); declare it in NodeAgentProps and set podSecurity to match`];
     }
     this.writeWaivers(needs);
-    return this.checksProblems();
+    return this.checksProblems().problems;
   }
 
   /**
@@ -367,6 +377,8 @@ export class NodeAgent extends Construct {
       const mounts = [...this.everyContainerMounts, ...(own.spec.mounts ?? [])].map((m) => renderMount(m, this.volumesByName.get(m.volume)!));
       return {
         ...c,
+        ...withoutZeroDelays(c),
+        resources: canonicalResources(c.resources),
         securityContext: renderSecurityContext(own.spec, defaults),
         volumeMounts: nonEmpty([...(c.volumeMounts ?? []), ...mounts]),
         terminationMessagePolicy: own.spec.terminationMessagePolicy,
@@ -421,6 +433,22 @@ function propOf(path: string, kind: unknown): string {
   }
   const field = /^spec\.template\.spec\.([A-Za-z]+)/.exec(path);
   return field ? `'${field[1]}'` : `The ${String(kind)}`;
+}
+
+/**
+ * The container's probes without `initialDelaySeconds: 0`: the API's
+ * default, which it does not store, so that a re-apply reports no change.
+ */
+function withoutZeroDelays(c: kplus.k8s.Container): Partial<kplus.k8s.Container> {
+  const strip = (p: kplus.k8s.Probe | undefined) => (p?.initialDelaySeconds === 0 ? { ...p, initialDelaySeconds: undefined } : p);
+  return { livenessProbe: strip(c.livenessProbe), readinessProbe: strip(c.readinessProbe), startupProbe: strip(c.startupProbe) };
+}
+
+/** Requests and limits in the form the API server stores them (`2048Mi` is `2Gi`), so that a re-apply reports no change. */
+function canonicalResources(resources: kplus.k8s.ResourceRequirements | undefined): kplus.k8s.ResourceRequirements | undefined {
+  const canonical = (amounts: Record<string, kplus.k8s.Quantity> | undefined) => (amounts === undefined ? undefined
+    : Object.fromEntries(Object.entries(amounts).map(([k, q]) => [k, kplus.k8s.Quantity.fromString(canonicalQuantity(String(q.value)))])));
+  return resources && { ...resources, limits: canonical(resources.limits), requests: canonical(resources.requests) };
 }
 
 function nonEmpty<T>(items: T[]): T[] | undefined {

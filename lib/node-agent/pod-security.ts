@@ -18,7 +18,7 @@ export interface AgentPodSecurity {
   readonly reason: string;
 }
 
-/** What a rendered pod needs: the level, and the rules it breaks at "restricted" with where. */
+/** @internal What a rendered pod needs: the level, and the rules it breaks at "restricted" with where. */
 export interface RenderedPodSecurity {
   /** The strictest level that admits the pod. */
   readonly level: PodSecurityLevel;
@@ -28,7 +28,7 @@ export interface RenderedPodSecurity {
   readonly details: string[];
 }
 
-/** Asks the checks what the workload's pod template needs. */
+/** @internal Asks the checks what the workload's pod template needs. */
 export function renderedPodSecurity(workload: KubeObject): RenderedPodSecurity {
   const pod = podTemplateOf(workload);
   if (!pod) {
@@ -41,6 +41,7 @@ export function renderedPodSecurity(workload: KubeObject): RenderedPodSecurity {
 }
 
 /**
+ * @internal
  * The problems of `podSecurity` against what the rendered pod needs: it must
  * be set exactly when the pod is not "restricted", to exactly the level the
  * pod needs (a stricter one refuses the pods; a laxer one admits more than

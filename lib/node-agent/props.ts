@@ -58,7 +58,7 @@ export function recommendedLabels(name: string, version: string | undefined, com
   };
 }
 
-/** An image's tag, when it has one that is a label value (`busybox:1.36` -> `1.36`; a digest alone -> none). */
+/** @internal An image's tag, when it has one that is a label value (`busybox:1.36` -> `1.36`; a digest alone -> none). */
 export function imageTag(image: string): string | undefined {
   // The tag is after the last ':' of the last path segment (a registry's port is in the first), before any digest.
   const path = image.split('@')[0];

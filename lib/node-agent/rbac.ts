@@ -122,7 +122,7 @@ function ruleProblems(prop: string, rule: unknown, namespaced: boolean): Problem
   return problems;
 }
 
-/** Every problem of the `serviceAccount` prop; the names it derives need the chart's namespace. */
+/** @internal Every problem of the `serviceAccount` prop; the names it derives need the chart's namespace. */
 export function serviceAccountProblems(account: unknown, agentName: unknown, namespace: string | undefined): Problem[] {
   if (!isRecord(account)) {
     return [problem('serviceAccount', 'an AgentServiceAccount { rules?, namespacedRules?, clusterRoles?, automountToken? }', account)];
@@ -183,7 +183,7 @@ export function serviceAccountProblems(account: unknown, agentName: unknown, nam
   return problems;
 }
 
-/** What the agent's RBAC created. */
+/** @internal What the agent's RBAC created. */
 export interface AgentRbac {
   /** The ServiceAccount. */
   readonly serviceAccount: kplus.k8s.KubeServiceAccount;
@@ -204,6 +204,7 @@ function copyRule(r: AgentPolicyRule): kplus.k8s.PolicyRule {
 }
 
 /**
+ * @internal
  * Creates the ServiceAccount `<name>`, and for each kind of grant its role and
  * binding, under `scope`.
  */

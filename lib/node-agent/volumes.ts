@@ -5,6 +5,7 @@
  */
 import { Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { canonicalQuantity } from '../k8s/apply';
 import { checkConfigKey, checkDns1123Label, checkDns1123Subdomain, checkInteger, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
 
 /** A file of a ConfigMap or Secret volume: the key, and the path it is written to. */
@@ -330,7 +331,7 @@ export class AgentVolume {
           name: this.name,
           emptyDir: {
             medium: o.medium || undefined,
-            sizeLimit: size ? kplus.k8s.Quantity.fromString(`${size.toMebibytes({ rounding: SizeRoundingBehavior.NONE })}Mi`) : undefined,
+            sizeLimit: size ? kplus.k8s.Quantity.fromString(canonicalQuantity(`${size.toMebibytes({ rounding: SizeRoundingBehavior.NONE })}Mi`)) : undefined,
           },
         };
       }
@@ -423,6 +424,7 @@ function itemsProblems(prop: string, items: unknown): Problem[] {
 const WINDOWS_ABSOLUTE = /^([A-Za-z]:\\|\\\\)/;
 
 /**
+ * @internal
  * An absolute path without '..' or control characters (pkg/apis/core/validation:
  * validatePathNoBacksteps); on Windows, a drive or UNC path (`C:\...`, `\\.\pipe\...`).
  */
@@ -432,13 +434,14 @@ export function checkAbsolutePath(prop: string, value: unknown, windows = false)
   return ok ? undefined : problem(prop, `an absolute path${windows ? ' (/..., C:\\... or \\\\.\\pipe\\...)' : ''} without '..' or control characters`, value);
 }
 
-/** A relative path without '..' segments (pkg/apis/core/validation: validateLocalDescendingPath). */
+/** @internal A relative path without '..' segments (pkg/apis/core/validation: validateLocalDescendingPath). */
 export function checkRelativePath(prop: string, value: unknown): Problem | undefined {
   const ok = typeof value === 'string' && value !== '' && !value.startsWith('/') && !/[\u0000-\u001f\u007f]/.test(value) && !value.split('/').includes('..');
   return ok ? undefined : problem(prop, "a relative path without '..' or control characters", value);
 }
 
 /**
+ * @internal
  * The problems of one mount, named by `prop`.
  * @param prop the prop that holds it, e.g. `containers[0].mounts[1]`
  * @param mount the mount
@@ -465,12 +468,13 @@ export function mountProblems(prop: string, mount: unknown, volumes: ReadonlyMap
   );
 }
 
-/** The L1 volume mount, with the volume's read-only default. */
+/** @internal The L1 volume mount, with the volume's read-only default (only `readOnly: true` is written). */
 export function renderMount(mount: AgentMount, volume: { readonly readOnlyByDefault: boolean }): kplus.k8s.VolumeMount {
   return {
     name: mount.volume,
     mountPath: mount.path,
-    readOnly: mount.readOnly ?? volume.readOnlyByDefault,
+    // false is the API's default, which it does not store: rendered, every apply would report a change.
+    readOnly: (mount.readOnly ?? volume.readOnlyByDefault) || undefined,
     mountPropagation: mount.propagation,
     subPath: mount.subPath,
   };

@@ -1,4 +1,4 @@
-import { accessChecks, createdHostPaths, fullImageName, images, K8sObject, parseManifest, PolicyRule } from '../../e2e/manifests';
+import { accessChecks, createdHostPaths, fullImageName, images, K8sObject, parseManifest, PolicyRule, servedName, subjectAccessReview } from '../../e2e/manifests';
 
 const AS = '--as=system:serviceaccount:agents:agent';
 
@@ -132,6 +132,41 @@ describe('accessChecks', () => {
 
     // THEN the neighbour is the next verb nobody grants
     expect(lines(objects).filter((l) => l.startsWith('no'))).toEqual([`no create pods ${AS} --all-namespaces`]);
+  });
+
+  test("a role of the server's is asked its first resource and verb of each rule, with the neighbour; the manifest's own rule every one", () => {
+    // GIVEN the same rule in the server's view and in the manifest's own role
+    const rule = { apiGroups: ['', 'apps'], resources: ['pods', 'services'], verbs: ['get', 'list'] };
+    const viaView = [daemonSet(), binding('ClusterRoleBinding', 'ClusterRole', 'view')];
+    const own = [daemonSet(), clusterRole([rule]), binding('ClusterRoleBinding', 'ClusterRole')];
+
+    // THEN
+    expect(lines(viaView, (_kind, name) => (name === 'view' ? [rule] : undefined))).toEqual([`yes get pods ${AS} --all-namespaces`, `no watch pods ${AS} --all-namespaces`]);
+    expect(lines(own).filter((l) => l.startsWith('yes'))).toHaveLength(8);
+  });
+
+  test('each question also carries its SubjectAccessReview attributes, and kubectl names only what the server serves', () => {
+    // GIVEN a resource of a group, by name, in a namespace, and a URL
+    const role: K8sObject = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'agent', namespace: 'agents' }, rules: [{ apiGroups: ['extensions'], resources: ['daemonsets/status'], resourceNames: ['agent'], verbs: ['get'] }] };
+    const checks = accessChecks([daemonSet(), role, binding('RoleBinding', 'Role'), clusterRole([{ nonResourceURLs: ['/metrics'], verbs: ['get'] }]), binding('ClusterRoleBinding', 'ClusterRole')]);
+    const user = 'system:serviceaccount:agents:agent';
+
+    // THEN
+    expect(checks[0].attributes).toEqual({ user, verb: 'get', resource: { group: 'extensions', resource: 'daemonsets', subresource: 'status', name: 'agent', namespace: 'agents' } });
+    expect(servedName(checks[0].attributes)).toBe('daemonsets.extensions');
+    const url = checks.find((c) => c.args[1] === '/metrics')!;
+    expect(url.attributes).toEqual({ user, verb: 'get', path: '/metrics' });
+    expect(servedName(url.attributes)).toBeUndefined();
+    expect(servedName({ user, verb: 'get', resource: { group: '', resource: 'pods' } })).toBe('pods');
+  });
+
+  test('a SubjectAccessReview asks as the service account with the groups the API server gives it, and holds no metadata', () => {
+    const user = 'system:serviceaccount:agents:agent';
+    expect(subjectAccessReview({ user, verb: 'get', resource: { group: 'extensions', resource: 'daemonsets' } })).toEqual({
+      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: {},
+      spec: { user, groups: ['system:serviceaccounts', 'system:serviceaccounts:agents', 'system:authenticated'], resourceAttributes: { verb: 'get', group: 'extensions', resource: 'daemonsets' } },
+    });
+    expect(subjectAccessReview({ user, verb: 'post', path: '/metrics' }).spec.nonResourceAttributes).toEqual({ verb: 'post', path: '/metrics' });
   });
 
   test('a role the manifest binds but does not hold comes from the server, and its absence is an error naming it', () => {

@@ -69,7 +69,7 @@ describe('examples/aws-ebs-csi-node.ts, as its chart renders it', () => {
     expect(registrar.ports).toEqual([{ containerPort: 9809, name: 'healthz-ndr' }]);
     // The chart names the ports; cdk8s-plus probes take their numbers.
     expect(plugin.livenessProbe).toEqual({ httpGet: { path: '/healthz', port: 9808, scheme: 'HTTP' }, initialDelaySeconds: 10, timeoutSeconds: 3, periodSeconds: 10, failureThreshold: 5 });
-    expect(plugin.readinessProbe).toEqual({ httpGet: { path: '/healthz', port: 9808, scheme: 'HTTP' }, initialDelaySeconds: 0, timeoutSeconds: 3, periodSeconds: 5, failureThreshold: 3 });
+    expect(plugin.readinessProbe).toEqual({ httpGet: { path: '/healthz', port: 9808, scheme: 'HTTP' }, timeoutSeconds: 3, periodSeconds: 5, failureThreshold: 3 });
     expect(registrar.livenessProbe).toEqual({ httpGet: { path: '/healthz', port: 9809, scheme: 'HTTP' }, initialDelaySeconds: 30, periodSeconds: 90, timeoutSeconds: 15, failureThreshold: 3 });
     expect(registrar).not.toHaveProperty('readinessProbe');
     expect(containerOf(ds, 'liveness-probe')).not.toHaveProperty('livenessProbe');

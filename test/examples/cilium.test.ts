@@ -131,7 +131,7 @@ describe('examples/cilium.ts: the six init containers, in the chart order', () =
       .toEqual(['mount-cgroup', 'apply-sysctl-overwrites', 'clean-cilium-state', 'install-cni-binaries']);
     // Improved: no escalation where neither privileged nor SYS_ADMIN needs it.
     expect(pod.initContainers.map((c: { securityContext: { allowPrivilegeEscalation: boolean } }) => c.securityContext.allowPrivilegeEscalation)).toEqual([false, true, true, true, true, false]);
-    expect(init('install-cni-binaries').resources).toEqual({ requests: { cpu: '100m', memory: '10Mi' }, limits: { cpu: '1', memory: '1024Mi' } });
+    expect(init('install-cni-binaries').resources).toEqual({ requests: { cpu: '100m', memory: '10Mi' }, limits: { cpu: '1', memory: '1Gi' } });
   });
 
   test('mount their host paths with the chart propagation: Bidirectional only in the privileged mount-bpf-fs', () => {

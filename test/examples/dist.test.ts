@@ -6,8 +6,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Testing, Yaml } from 'cdk8s';
+import { parseAllDocuments } from 'yaml';
 import { AGENTS } from '../../examples/agents';
 import { checkTexts, isBlocking } from '../../lib/checks';
+import { canonicalQuantity } from '../../lib/k8s';
 
 const dist = path.join(__dirname, '..', '..', 'examples', 'dist');
 
@@ -39,5 +41,33 @@ describe('examples/dist', () => {
       const source = fs.readFileSync(path.join(examples, file), 'utf-8');
       expect([file, source.match(/\.daemonSet\b|ApiObject\.of|JsonPatch|addJsonPatch/g)]).toEqual([file, null]);
     }
+  });
+});
+
+/**
+ * Fields a manifest may hold that the API server stores otherwise (a default
+ * it omits, a quantity in another form, stringData as data): with them, every
+ * `kubectl apply` of an unchanged file reports the object "configured".
+ */
+function unstoredFields(value: unknown, path = ''): string[] {
+  if (Array.isArray(value)) {
+    return value.flatMap((v, i) => unstoredFields(v, `${path}[${i}]`));
+  }
+  if (typeof value !== 'object' || value === null) {
+    return [];
+  }
+  return Object.entries(value).flatMap(([key, v]) => {
+    const at = `${path}.${key}`;
+    const here = (key === 'readOnly' && v === false) || (key === 'initialDelaySeconds' && v === 0) || (key === 'minReadySeconds' && v === 0)
+      || (key === 'hostNetwork' && v === false) || (key === 'value' && v === '' && /tolerations/.test(path)) || key === 'stringData'
+      || (/resources\.(limits|requests)$/.test(path) && typeof v === 'string' && canonicalQuantity(v) !== v);
+    return [...(here ? [`${at}: ${JSON.stringify(v)}`] : []), ...unstoredFields(v, at)];
+  });
+}
+
+describe('manifests a re-apply leaves unchanged', () => {
+  test.each([...Object.keys(AGENTS).map((n) => `examples/dist/${n}.k8s.yaml`), 'dist/node-reporter-v1.k8s.yaml', 'dist/node-reporter-v2.k8s.yaml'])('%s holds no field the API server stores otherwise', (file) => {
+    const objects = parseAllDocuments(fs.readFileSync(path.join(__dirname, '..', '..', file), 'utf-8')).map((d) => d.toJS());
+    expect(objects.flatMap((o) => unstoredFields(o, `${o.kind}/${o.metadata.name}`))).toEqual([]);
   });
 });

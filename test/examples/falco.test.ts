@@ -59,9 +59,9 @@ describe('examples/falco.ts, as its chart renders it', () => {
     const httpGet = { path: '/healthz', port: 8765, scheme: 'HTTP' };
     expect(falco.startupProbe).toEqual({ httpGet, initialDelaySeconds: 3, timeoutSeconds: 5, periodSeconds: 5, failureThreshold: 20 });
     for (const probe of [falco.livenessProbe, falco.readinessProbe]) {
-      expect(probe).toEqual({ httpGet, initialDelaySeconds: 0, timeoutSeconds: 5, periodSeconds: 15, failureThreshold: 3 });
+      expect(probe).toEqual({ httpGet, timeoutSeconds: 5, periodSeconds: 15, failureThreshold: 3 });
     }
-    expect(falco.resources).toEqual({ requests: { cpu: '100m', memory: '512Mi' }, limits: { cpu: '1000m', memory: '1024Mi' } });
+    expect(falco.resources).toEqual({ requests: { cpu: '100m', memory: '512Mi' }, limits: { cpu: '1', memory: '1Gi' } });
   });
 
   test('falco mounts the sockets, its emptyDirs, the host paths and falco.yaml by subPath', () => {
@@ -141,8 +141,8 @@ describe('examples/falco.ts, as its chart renders it', () => {
 
   test('runs on every node, the control planes included, but not through other taints', () => {
     expect(pod.tolerations).toEqual([
-      { key: 'node-role.kubernetes.io/master', operator: 'Equal', value: '', effect: 'NoSchedule' },
-      { key: 'node-role.kubernetes.io/control-plane', operator: 'Equal', value: '', effect: 'NoSchedule' },
+      { key: 'node-role.kubernetes.io/master', operator: 'Equal', effect: 'NoSchedule' },
+      { key: 'node-role.kubernetes.io/control-plane', operator: 'Equal', effect: 'NoSchedule' },
     ]);
     expect(pod).not.toHaveProperty('nodeSelector');
     expect(pod).not.toHaveProperty('affinity');

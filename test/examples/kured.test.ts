@@ -71,8 +71,8 @@ describe('examples/kured.ts, as its chart renders it', () => {
     expect(pod.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
     expect(pod.affinity).toBeUndefined();
     expect(pod.tolerations).toEqual([
-      { key: 'node-role.kubernetes.io/control-plane', operator: 'Equal', value: '', effect: 'NoSchedule' },
-      { key: 'node-role.kubernetes.io/master', operator: 'Equal', value: '', effect: 'NoSchedule' },
+      { key: 'node-role.kubernetes.io/control-plane', operator: 'Equal', effect: 'NoSchedule' },
+      { key: 'node-role.kubernetes.io/master', operator: 'Equal', effect: 'NoSchedule' },
     ]);
     const nodes: KubeNode[] = [
       { metadata: { name: 'cp', labels: { 'kubernetes.io/os': 'linux' } }, spec: { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] } },

@@ -44,7 +44,7 @@ describe('examples/node-exporter.ts, as its chart renders it', () => {
 
   test('probes / on the metrics port as the chart does, every 10 s', () => {
     for (const probe of [exporter.livenessProbe, exporter.readinessProbe]) {
-      expect(probe).toMatchObject({ httpGet: { path: '/', port: 9100, scheme: 'HTTP' }, initialDelaySeconds: 0, periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 3 });
+      expect(probe).toMatchObject({ httpGet: { path: '/', port: 9100, scheme: 'HTTP' }, periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 3 });
     }
   });
 

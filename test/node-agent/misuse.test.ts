@@ -26,7 +26,7 @@ describe('a manifest that takes over or is refused', () => {
     const chart = new Chart(Testing.app(), 'monitoring', { namespace: 'monitoring' });
     new RestrictedNamespace(chart, 'Namespace', { name: 'monitoring' });
     agentIn(chart, { hostNetwork: true, podSecurity: privileged });
-    expect(() => synth(chart)).toThrow(/namespace "monitoring" enforces Pod Security "restricted", which refuses the pods of monitoring\/Agent \(they need "privileged"\): call admit\(\) on this namespace with the agent, in a PodSecurityNamespace/);
+    expect(() => synth(chart)).toThrow(/\[NamespaceAdmission\] namespace "monitoring" \(monitoring\/Namespace\) enforces Pod Security "restricted", which refuses the pods of monitoring\/Agent \(they need "privileged"\): call admit\(\) on this namespace with the agent, in a PodSecurityNamespace/);
   });
 
   test('the same agent in a PodSecurityNamespace that admits it synthesizes', () => {

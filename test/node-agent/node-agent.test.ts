@@ -187,6 +187,37 @@ describe('NodeAgent pod security', () => {
   });
 });
 
+describe('NodeAgent on Windows', () => {
+  test('a host process runs with host networking, as the API server requires, and no Linux-only field', () => {
+    // GIVEN
+    const chart = new Chart(Testing.app(), 'test', { namespace: 'kube-system' });
+    new NodeAgent(chart, 'Agent', {
+      policy: new NodePolicy(chart, 'Windows', { operatingSystem: 'windows' }),
+      name: 'agent', hostProcess: true,
+      containers: [{ name: 'agent', image: 'example.com/agent:1.0', securityContext: { windowsOptions: { runAsUserName: 'NT AUTHORITY\\SYSTEM' } } }],
+      podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'manages the Windows node' },
+    });
+
+    // WHEN
+    const ds = only(synth(chart), 'DaemonSet');
+
+    // THEN
+    const pod = ds.spec.template.spec;
+    expect(pod).toMatchObject({ os: { name: 'windows' }, hostNetwork: true, securityContext: { windowsOptions: { hostProcess: true } } });
+    expect(checkObject(ds).filter(isBlocking)).toEqual([]);
+    expect(ds.metadata.annotations).toHaveProperty(['checks.node-reporter.dev/waive-pss-host-process']);
+  });
+
+  test('refuses a host process on Linux, one without host networking, and Linux-only props', () => {
+    const windows = (chart: Chart) => new NodePolicy(chart, 'Windows', { operatingSystem: 'windows' });
+    expect(() => agentIn(Testing.chart(), { hostProcess: true })).toThrow(/'hostProcess' must be false unless the policy's operatingSystem is 'windows'/);
+    const chart = Testing.chart();
+    expect(() => agentIn(chart, { policy: windows(chart), hostProcess: true, hostNetwork: false })).toThrow(/'hostNetwork' must be true \(or unset\) for a Windows host process/);
+    const other = Testing.chart();
+    expect(() => agentIn(other, { policy: windows(other), runAsUser: 1000, hostPID: true })).toThrow(/'hostPID' must be false or unset on a Windows agent[\s\S]*'runAsUser' must be unset on a Windows agent/);
+  });
+});
+
 describe('NodeAgent waivers beyond Pod Security', () => {
   test('a rule the agent breaks on purpose is waived with its reason, so the checks report it and pass', () => {
     // GIVEN a host-network agent that keeps the cluster DNS policy on purpose

@@ -64,6 +64,23 @@ describe('cdk8s-plus selection through agent.daemonSet', () => {
   });
 });
 
+describe('cdk8s-plus network policies through agent.daemonSet', () => {
+  test('connections.allowFrom(agent.daemonSet) admits the pods the agent really runs', () => {
+    // GIVEN a server that lets the agent in
+    const chart = chartIn();
+    const agent = agentIn(chart);
+    const server = new kplus.Deployment(chart, 'Server', { containers: [{ image: 'example.com/server:1', portNumber: 8080 }] });
+
+    // WHEN
+    server.connections.allowFrom(agent.daemonSet);
+
+    // THEN the NetworkPolicy's peer is the agent's pod labels
+    const policies = synth(chart).filter((o) => o.kind === 'NetworkPolicy');
+    const peers = policies.flatMap((p) => p.spec.ingress ?? []).flatMap((i: { from: unknown[] }) => i.from);
+    expect(peers).toContainEqual(expect.objectContaining({ podSelector: { matchLabels: { app: 'agent' } } }));
+  });
+});
+
 describe('RBAC rules', () => {
   test('resourceNames are rendered, never dropped', () => {
     // GIVEN

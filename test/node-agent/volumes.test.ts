@@ -38,7 +38,7 @@ describe('volumes declared once, mounted per container', () => {
     // THEN
     const pod = ds.spec.template.spec;
     expect(pod.volumes).toEqual([{ name: 'state', hostPath: { path: '/var/lib/shipper', type: 'DirectoryOrCreate' } }]);
-    expect(pod.containers[0].volumeMounts).toEqual([{ name: 'state', mountPath: '/var/lib/shipper', readOnly: false }]);
+    expect(pod.containers[0].volumeMounts).toEqual([{ name: 'state', mountPath: '/var/lib/shipper' }]);
     expect(pod.containers[1]).not.toHaveProperty('volumeMounts');
   });
 
@@ -51,7 +51,7 @@ describe('volumes declared once, mounted per container', () => {
     const pod = ds.spec.template.spec;
     expect(pod.containers[0].volumeMounts).toEqual([
       { name: 'logs', mountPath: '/var/log', readOnly: true },
-      { name: 'tmp', mountPath: '/tmp', readOnly: false },
+      { name: 'tmp', mountPath: '/tmp' },
     ]);
     expect(pod.volumes[1]).toEqual({ name: 'tmp', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } });
   });
