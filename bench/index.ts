@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { checksAgainstParse, manyDaemonSets } from './many-daemonsets';
 import { nodeListJson } from './node-list';
 import { machine, printTable, sideBySide, timeCommand } from './util';
 
@@ -65,6 +66,16 @@ function foreignChecksSection(): string[][] {
   return [
     ['foreign app, 1,000 objects: cdk8s synth with the checks / --no-validate', `${(t.checked / 1000).toFixed(2)} s / ${(t.unchecked / 1000).toFixed(2)} s`, ''],
     ['checks per object, from that difference (goal <= 1 ms)', `${((t.checked - t.unchecked) / 1000).toFixed(2)} ms`, `in process: ${(inProcess / 1000).toFixed(2)} ms per object, ${findings.length} findings`],
+  ];
+}
+
+function manyDaemonSetsSection(): string[][] {
+  // 10,000 DaemonSets in one file, checked in process, against their YAML parse alone.
+  const text = manyDaemonSets(10_000);
+  const t = checksAgainstParse(text, Math.max(1, Math.ceil(ROUNDS / 2)));
+  return [
+    [`checks, 10,000 DaemonSets in one file (${(Buffer.byteLength(text) / 2 ** 20).toFixed(1)} MiB) / its YAML parse`, `${(t.checks / 1000).toFixed(2)} s / ${(t.parse / 1000).toFixed(2)} s`, `${t.findings} findings`],
+    ['ratio checks / parse (goal <= 1.5x)', `${(t.checks / t.parse).toFixed(2)}x`, ''],
   ];
 }
 
@@ -138,8 +149,14 @@ function testSection(): string[][] {
 
 console.log(`machine: ${machine()}`);
 console.log(`rounds: ${ROUNDS} (median, interleaved, after one warm-up each)\n`);
+/** BENCH_ONLY=checks runs only the sections whose name holds it (the whole bench takes many minutes). */
+const ONLY = process.env.BENCH_ONLY;
+
 /** A section's rows; a section that fails says so in the table, and the others still run. */
 function section(rows: () => string[][], name: string): string[][] {
+  if (ONLY !== undefined && ONLY !== '' && !name.includes(ONLY)) {
+    return [];
+  }
   try {
     return rows();
   } catch (e) {
@@ -152,6 +169,7 @@ printTable(['benchmark', 'figure', 'note'], [
   ...section(synthSection, 'synth vs template'),
   ...section(checksSection, 'checks overhead'),
   ...section(foreignChecksSection, 'foreign app checks'),
+  ...section(manyDaemonSetsSection, 'checks on 10,000 DaemonSets'),
   ...section(manyVariantsSection, 'many variants'),
   ...section(eligibilitySection, 'eligibility'),
   ...section(testSection, 'tests'),

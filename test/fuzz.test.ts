@@ -384,7 +384,8 @@ describe(`fuzz (seed ${SEED}, ${RUNS} cases per target)`, () => {
         expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
       } else {
         expect(code).toBe(2);
-        expect(err.split('\n')[0]).toMatch(/^node-reporter: /);
+        expect(err.split('\n')[0]).toMatch(/^node-reporter( eligible)?: /);
+        expect(err.split('\n')).toHaveLength(2);
         expect(err.split('\n')[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
       }
     }
@@ -493,5 +494,113 @@ describe(`fuzz: output folders of npm run synth (seed ${SEED}, ${RUNS} cases)`, 
         fs.rmSync(scratch, { recursive: true, force: true });
       }
     }), { numRuns: RUNS, seed: SEED });
+  });
+});
+
+/**
+ * The inputs that crashed the CLI (issue 18): malformed DaemonSets for
+ * `eligible --manifest`, deep or odd YAML for `check`, odd folders. Every
+ * case ends in exit 0 or 1 (check) with a report, or 2 with one line.
+ */
+describe(`fuzz: the CLI on malformed manifests, deep YAML and odd folders (seed ${SEED}, ${RUNS} cases)`, () => {
+  const nodes = fs.readFileSync(path.join(__dirname, 'fixtures', 'nodes', 'kubeadm-three.json'), 'utf-8');
+  const anyJson: fc.Arbitrary<unknown> = fc.oneof(fc.constant(null), fc.integer(), fc.string({ maxLength: 6 }), fc.boolean(), fc.constant([]), fc.constant({}), fc.array(fc.oneof(fc.constant(null), fc.string({ maxLength: 4 }), fc.constant({})), { maxLength: 3 }));
+  const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
+  const term = fc.oneof(anyJson, fc.record({ matchExpressions: maybe(fc.oneof(anyJson, fc.array(fc.record({ key: fc.oneof(fc.constant('cores'), anyJson), operator: fc.constantFrom('In', 'Gt', 'Lt', 'Exists', 'x'), values: maybe(fc.oneof(anyJson, fc.array(fc.constantFrom('1', '99999999999999999999', '-3', 'x')))) })))), matchFields: maybe(anyJson) }));
+  const spec = fc.record({
+    nodeSelector: maybe(fc.oneof(anyJson, fc.dictionary(fc.constantFrom('tier', 'a/b'), anyJson))),
+    tolerations: maybe(fc.oneof(anyJson, fc.array(fc.oneof(anyJson, fc.record({ key: maybe(anyJson), operator: maybe(fc.constantFrom('Exists', 'Equal', 'x')), effect: maybe(anyJson) }))))),
+    affinity: maybe(fc.oneof(anyJson, fc.record({ nodeAffinity: maybe(fc.oneof(anyJson, fc.record({ requiredDuringSchedulingIgnoredDuringExecution: maybe(fc.oneof(anyJson, fc.record({ nodeSelectorTerms: maybe(fc.oneof(anyJson, fc.array(term, { maxLength: 3 }))) }))) }))) }))),
+    hostNetwork: maybe(anyJson),
+    nodeName: maybe(fc.oneof(fc.constantFrom('cp-1', 'worker-1', ''), anyJson)),
+  });
+  const daemonSet = fc.record({ template: maybe(fc.oneof(anyJson, fc.record({ spec: maybe(fc.oneof(anyJson, spec)) }))) })
+    .map(({ template }) => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent' }, spec: { template } }));
+  const cli = (args: string[], stdin: string, listDir?: (p: string) => fs.Dirent[]) => {
+    let out = '';
+    let err = '';
+    const code = main(args, { readFile: (f) => (f === '-' ? stdin : fs.readFileSync(f)), listDir, out: (t) => { out += t; }, err: (t) => { err += t; } });
+    return { code, out, err };
+  };
+  const oneLineOr = (r: { code: number; out: string; err: string }, codes: number[]) => {
+    expect(codes).toContain(r.code);
+    if (r.code === 2) {
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(/^node-reporter( \w+)?: [^\n]+\n$/);
+    } else {
+      expect(r.err).toBe('');
+    }
+  };
+
+  test('eligible --manifest on malformed DaemonSets: exit 0 or 2 with one line', () => {
+    const codes = new Set<number>();
+    fc.assert(fc.property(daemonSet, (ds) => {
+      // --nodes - reads stdin: the manifest gets a file of its own.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-manifest-'));
+      try {
+        fs.writeFileSync(path.join(dir, 'ds.yaml'), JSON.stringify(ds));
+        const result = cli(['eligible', '--nodes', '-', '--manifest', path.join(dir, 'ds.yaml')], nodes);
+        oneLineOr(result, [0, 2]);
+        codes.add(result.code);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }), { seed: SEED, numRuns: RUNS });
+    expect([...codes].sort()).toEqual([0, 2]);
+  });
+
+  test('check on deep, listed, merged or custom YAML: exit 0, 1 or 2 (one line), never a crash', () => {
+    const depth = fc.integer({ min: 0, max: 1500 });
+    const doc = fc.oneof(
+      depth.map((d) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  a: ${'['.repeat(d)}${']'.repeat(d)}\n`),
+      depth.map((d) => `apiVersion: v1\nkind: List\nitems:\n${Array.from({ length: Math.min(d, 400) }, (_, i) => `${' '.repeat(i)}- items:\n`).join('')}`),
+      fc.constantFrom('<<: 5\n', 'a: &x {b: 1}\nc: *x\n', 'apiVersion: v1\nkind: List\nitems: 5\n', '', '---\n---\n', 'values: {a: 1}\n', '"just a string"\n', '[1, 2]\n', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\nitems: []\n'),
+      fc.record({ schema: anyJson, body: anyJson }).map(({ schema, body }) => [
+        JSON.stringify({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'ws.example.com' }, spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'ws', kind: 'W' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: schema } } } }] } }),
+        JSON.stringify({ apiVersion: 'example.com/v1', kind: 'W', metadata: { name: 'w' }, spec: body }),
+      ].join('\n---\n')),
+      daemonSet.map((ds) => JSON.stringify(ds)),
+    );
+    const codes = new Set<number>();
+    fc.assert(fc.property(fc.array(doc, { minLength: 1, maxLength: 3 }), fc.constantFrom('text', 'json', 'sarif'), (docs, format) => {
+      const result = cli(['check', '-', '--format', format], docs.join('\n---\n'));
+      oneLineOr(result, [0, 1, 2]);
+      codes.add(result.code);
+    }), { seed: SEED, numRuns: Math.ceil(RUNS / 4) });
+    expect([...codes].sort()).toEqual([0, 1, 2]);
+  });
+
+  test('check on odd folders (folders named *.yaml, links, loops, unreadable ones): a report or one line', () => {
+    const node = fc.record({
+      at: fc.constantFrom('', 'a', 'a/b', 'x.yaml', 'c.yml/d'),
+      name: fc.constantFrom('x.yaml', 'y.yml', 'z.txt', 'sub', '.hidden', 'node_modules', 'loop', 'Chart.yaml', 'values.yaml'),
+      kind: fc.constantFrom('file', 'folder', 'link-up', 'link-missing'),
+    });
+    fc.assert(fc.property(fc.array(node, { maxLength: 8 }), fc.constantFrom(undefined, 'a', 'x.yaml', 'sub'), (nodesOfTree, unreadable) => {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzz-check-'));
+      try {
+        fs.writeFileSync(path.join(root, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n');
+        for (const n of nodesOfTree) {
+          const dir = path.join(root, n.at);
+          const file = path.join(dir, n.name);
+          try {
+            fs.mkdirSync(dir, { recursive: true });
+            if (fs.existsSync(file)) continue;
+            if (n.kind === 'file') fs.writeFileSync(file, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n');
+            else if (n.kind === 'folder') fs.mkdirSync(file);
+            else fs.symlinkSync(n.kind === 'link-up' ? root : path.join(root, 'nowhere'), file);
+          } catch {
+            // A path through a file: the tree simply lacks this node.
+          }
+        }
+        const listDir = (p: string) => {
+          if (unreadable !== undefined && path.basename(p) === unreadable) throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
+          return fs.readdirSync(p, { withFileTypes: true });
+        };
+        oneLineOr(cli(['check', root], '', listDir), [0, 1, 2]);
+      } finally {
+        fs.rmSync(root, { recursive: true, force: true });
+      }
+    }), { seed: SEED, numRuns: Math.ceil(RUNS / 5) });
   });
 });

@@ -16,6 +16,10 @@ export interface Finding {
   readonly message: string;
   /** The reason given in the object's waiver annotation, when waived. */
   readonly waived?: string;
+  /** The line of the field (or of the nearest field above it) in the file, from 1, when the input was YAML text. */
+  readonly line?: number;
+  /** The column of that line, from 1. */
+  readonly column?: number;
 }
 
 /** A finding before it is attached to an object and a file. */

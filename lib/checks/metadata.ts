@@ -1,10 +1,10 @@
 /**
  * Metadata rules: cluster-scoped objects without a namespace, and the syntax
- * of names, namespaces, labels and annotation keys.
+ * of namespaces, labels and annotation keys (names are ValidateObjectMeta's,
+ * per kind: ./api/meta.ts).
  */
 import {
   checkDns1123Label,
-  checkDns1123Subdomain,
   checkLabelValue,
   checkQualifiedName,
   Problem as SyntaxProblem,
@@ -21,21 +21,6 @@ export const CLUSTER_SCOPED_KINDS = new Set([
   'StorageClass', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'ValidatingWebhookConfiguration',
   'VolumeAttachment',
 ]);
-
-/** Kinds whose names must be DNS-1123 labels rather than subdomains. */
-const LABEL_NAMED_KINDS = new Set(['Namespace', 'Service']);
-
-/**
- * Kinds whose names are path segments (pkg/apis/rbac/validation:
- * ValidateRBACName = path.IsValidPathSegmentName): anything but '.', '..'
- * and names holding '/' or '%', as in `system:aggregate-to-edit`.
- */
-const PATH_SEGMENT_NAMED_KINDS = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']);
-
-function checkPathSegmentName(prop: string, value: unknown): SyntaxProblem | undefined {
-  return typeof value === 'string' && value !== '' && value !== '.' && value !== '..' && !/[/%]/.test(value)
-    ? undefined : `'${prop}' must be a path segment name (not '.' or '..', without '/' or '%') but got ${JSON.stringify(value)}`;
-}
 
 /** Turns syntax problems into findings' problems at this path. */
 function syntax(path: string, ...found: (SyntaxProblem | undefined)[]): Problem[] {
@@ -58,11 +43,7 @@ export function checkMetadata(obj: KubeObject): Problem[] {
   const metadata: KubeObject = obj.metadata ?? {};
   const problems: Problem[] = [];
   if (CLUSTER_SCOPED_KINDS.has(obj.kind) && metadata.namespace !== undefined) {
-    problems.push({ rule: RULES.clusterScopedNamespace, path: 'metadata.namespace', message: `${obj.kind} is cluster-scoped but sets namespace ${JSON.stringify(metadata.namespace)}` });
-  }
-  if (metadata.name !== undefined) {
-    const check = LABEL_NAMED_KINDS.has(obj.kind) ? checkDns1123Label : PATH_SEGMENT_NAMED_KINDS.has(obj.kind) ? checkPathSegmentName : checkDns1123Subdomain;
-    problems.push(...syntax('metadata.name', check('name', metadata.name)));
+    problems.push({ rule: RULES.clusterScopedNamespace, path: 'metadata.namespace', message: `${obj.kind} is cluster-scoped but sets namespace ${JSON.stringify(metadata.namespace)}; the API server ignores it` });
   }
   if (metadata.namespace !== undefined) {
     problems.push(...syntax('metadata.namespace', checkDns1123Label('namespace', metadata.namespace)));

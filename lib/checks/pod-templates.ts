@@ -27,11 +27,16 @@ function isObject(value: unknown): value is KubeObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The pod template of a workload object, if it has one (Pod, DaemonSet, Deployment, StatefulSet, ReplicaSet, Job, CronJob, PodTemplate). */
+/**
+ * The pod template of a workload object, if its kind has one (Pod, DaemonSet,
+ * Deployment, StatefulSet, ReplicaSet, ReplicationController, Job, CronJob,
+ * PodTemplate). A missing template or spec is an empty one, as the API server
+ * decodes it: validation then finds what it lacks (no containers).
+ */
 export function podTemplateOf(obj: KubeObject): PodTemplate | undefined {
   let at: string[];
   if (obj.kind === 'Pod') {
-    return isObject(obj.spec) ? { metadataPath: 'metadata', metadata: isObject(obj.metadata) ? obj.metadata : {}, specPath: 'spec', spec: obj.spec } : undefined;
+    return { metadataPath: 'metadata', metadata: isObject(obj.metadata) ? obj.metadata : {}, specPath: 'spec', spec: isObject(obj.spec) ? obj.spec : {} };
   } else if (TEMPLATE_KINDS.has(obj.kind)) {
     at = ['spec', 'template'];
   } else if (obj.kind === 'CronJob') {
@@ -42,15 +47,12 @@ export function podTemplateOf(obj: KubeObject): PodTemplate | undefined {
     return undefined;
   }
   const template = at.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), obj);
-  if (!isObject(template) || !isObject(template.spec)) {
-    return undefined;
-  }
   const base = join('', ...at);
   return {
     metadataPath: join(base, 'metadata'),
-    metadata: isObject(template.metadata) ? template.metadata : {},
+    metadata: isObject(template) && isObject(template.metadata) ? template.metadata : {},
     specPath: join(base, 'spec'),
-    spec: template.spec,
+    spec: isObject(template) && isObject(template.spec) ? template.spec : {},
   };
 }
 

@@ -12,6 +12,7 @@
  * (`additionalProperties`), RawExtension, and CustomResourceDefinition
  * schemas, `x-kubernetes-*` extensions included.
  */
+import { parseQuantity } from '../k8s/quantity';
 import { DEPRECATED_APIS, REMOVED_APIS } from './api-versions';
 import { join, KubeObject, Problem, show } from './finding';
 import { RULES } from './rules';
@@ -53,12 +54,26 @@ const FREE_FORM = new Set([
 /** A CRD's schema: JSON Schema plus any `x-kubernetes-*` extension, checked by the server's own CRD validation. */
 const JSON_SCHEMA_PROPS = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
 
+/**
+ * Fields the OpenAPI definitions mark required but the API server does not
+ * require (strict decoding checks no required fields; validation does, and
+ * these it lets pass), by `definition.field`.
+ */
+const NOT_REQUIRED = new Set([
+  // ValidateStatefulSetSpec never looks at serviceName (it is optional from 1.30's definitions on).
+  'io.k8s.api.apps.v1.StatefulSetSpec.serviceName',
+  // An HTTP header may be empty (validateHTTPHeaders checks names only).
+  'io.k8s.api.core.v1.HTTPHeader.value',
+  // SetDefaults_RoleBinding and SetDefaults_ClusterRoleBinding fill it in.
+  'io.k8s.api.rbac.v1.RoleRef.apiGroup',
+  // An absent podSelector is the empty one: every pod of the namespace.
+  'io.k8s.api.networking.v1.NetworkPolicySpec.podSelector',
+]);
+
 const INT_RANGES: Record<string, [number, number]> = {
   int32: [-2147483648, 2147483647],
   int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
 };
-
-const QUANTITY = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/;
 
 function typeName(value: unknown): string {
   return Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
@@ -103,7 +118,7 @@ class Validator {
     }
     switch (schema.type) {
       case 'object':
-        this.object(value, schema, path);
+        this.object(value, schema, path, name);
         return;
       case 'array':
         if (!Array.isArray(value)) {
@@ -144,20 +159,19 @@ class Validator {
         return;
       default:
         if (schema.properties) {
-          this.object(value, schema, path);
+          this.object(value, schema, path, name);
         }
         // No type, no properties: any JSON (as for io.k8s...JSON).
-        void name;
     }
   }
 
   private quantity(value: unknown, path: string): void {
-    if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'string' || !QUANTITY.test(value)) {
+    if ((typeof value !== 'number' && typeof value !== 'string') || parseQuantity(value) === undefined) {
       this.add(path, `must be a quantity (such as 100m, 0.5, 64Mi or 1G) but is ${show(value)}`);
     }
   }
 
-  private object(value: unknown, schema: Schema, path: string): void {
+  private object(value: unknown, schema: Schema, path: string, name?: string): void {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.add(path, `must be an object but is ${typeName(value)} ${show(value)}`);
       return;
@@ -179,7 +193,7 @@ class Validator {
       }
     }
     for (const required of schema.required ?? []) {
-      if (record[required] === undefined || record[required] === null) {
+      if ((record[required] === undefined || record[required] === null) && !NOT_REQUIRED.has(`${name}.${required}`)) {
         this.add(join(path, required), `must have required field ${show(required)}`);
       }
     }
@@ -202,6 +216,20 @@ class Validator {
       }
     }
   }
+}
+
+let builtInGroups: Set<string> | undefined;
+
+/**
+ * Whether an API group is built into Kubernetes 1.28 (served, or removed
+ * before): an unknown version or kind there is an error, while any other
+ * group is a custom resource's.
+ */
+export function isBuiltInGroup(group: string): boolean {
+  builtInGroups ??= new Set([...Object.keys(schemaFile().kinds), ...Object.keys(REMOVED_APIS)]
+    .map((key) => key.split('/'))
+    .map((parts) => (parts.length === 3 ? parts[0] : '')));
+  return builtInGroups.has(group);
 }
 
 /** `apiVersion/kind`, e.g. `apps/v1/DaemonSet` or `v1/Pod`. */

@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { CheckOptions } from './check';
 import { Finding } from './finding';
 
 /**
@@ -37,18 +38,54 @@ export interface NodeAgentChecksProps {
    * @default false
    */
   readonly warningsAsErrors?: boolean;
+  /**
+   * The Pod Security level of namespaces the manifests do not hold:
+   * `restricted`, `baseline` or `privileged` (a Namespace among the
+   * manifests is judged at its own labels).
+   * @default 'restricted'
+   */
+  readonly podSecurity?: 'privileged' | 'baseline' | 'restricted';
+  /**
+   * Kinds not to check: `Kind` or `apiVersion/Kind`.
+   * @default none
+   */
+  readonly skipKinds?: readonly string[];
+  /**
+   * How the manifests are applied: `client-side` (kubectl apply, which
+   * keeps a 256 KiB last-applied annotation) or `server-side`.
+   * @default 'client-side'
+   */
+  readonly apply?: 'client-side' | 'server-side';
+}
+
+const LEVELS = ['restricted', 'baseline', 'privileged'];
+
+/** The props as cdk8s.yaml gives them, checked: an error names the property, the value and what is allowed. */
+function checkProps(props: NodeAgentChecksProps): void {
+  const fail = (prop: string, allowed: string, value: unknown) => {
+    throw new Error(`NodeAgentChecks: the property '${prop}' in cdk8s.yaml must be ${allowed} but got ${JSON.stringify(value)}`);
+  };
+  if (props.warningsAsErrors !== undefined && typeof props.warningsAsErrors !== 'boolean') fail('warningsAsErrors', 'true or false', props.warningsAsErrors);
+  if (props.podSecurity !== undefined && !LEVELS.includes(props.podSecurity)) fail('podSecurity', 'restricted, baseline or privileged', props.podSecurity);
+  if (props.skipKinds !== undefined && (!Array.isArray(props.skipKinds) || props.skipKinds.some((k) => typeof k !== 'string'))) fail('skipKinds', 'a list of kinds (Kind or apiVersion/Kind)', props.skipKinds);
+  if (props.apply !== undefined && !['client-side', 'server-side'].includes(props.apply)) fail('apply', 'client-side or server-side', props.apply);
 }
 
 /**
- * Schema, Pod Security "restricted" (v1.28), workload and metadata checks as a
- * cdk8s validation plugin. Errors make `cdk8s synth` exit non-zero; warnings
- * and waived findings are reported.
+ * The manifest checks (schema, API-server validation, Pod Security at the
+ * namespace's level, workload and DaemonSet rules) as a cdk8s validation
+ * plugin. Errors make `cdk8s synth` exit non-zero; warnings and waived
+ * findings are reported. Its properties (cdk8s.yaml `properties:`) are
+ * {@link NodeAgentChecksProps}.
  */
 export class NodeAgentChecks {
   private readonly warningsAsErrors: boolean;
+  private readonly options: CheckOptions;
 
   constructor(props: NodeAgentChecksProps = {}) {
-    this.warningsAsErrors = props.warningsAsErrors ?? false;
+    checkProps(props ?? {});
+    this.warningsAsErrors = props?.warningsAsErrors ?? false;
+    this.options = { podSecurity: props?.podSecurity, skipKinds: props?.skipKinds, apply: props?.apply };
   }
 
   /**
@@ -69,8 +106,10 @@ export class NodeAgentChecks {
   private check(context: ValidationContextLike): void {
     // Loaded here, not at the top, so that cdk8s can construct the plugin cheaply.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { checkFiles, isBlocking } = require('./index') as typeof import('./index');
-    const findings = checkFiles(context.manifests);
+    const { checkFiles } = require('./check') as typeof import('./check');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { isBlocking } = require('./report') as typeof import('./report');
+    const findings = checkFiles(context.manifests, this.options);
     const byRule = new Map<string, Finding[]>();
     for (const f of findings) {
       const status = f.waived !== undefined ? 'waived' : f.severity;

@@ -54,6 +54,8 @@ export interface PodScheduling {
   readonly affinity?: Affinity;
   /** Host-network pods also tolerate `node.kubernetes.io/network-unavailable`. */
   readonly hostNetwork?: boolean;
+  /** A template with a node name runs on that node only (the controller's fitsNodeName). */
+  readonly nodeName?: string;
 }
 
 /** The verdict for one node. */
@@ -105,6 +107,10 @@ export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
   const labels = node.metadata?.labels ?? {};
   const reasons: string[] = [];
   const missingLabels: Record<string, string> = {};
+  // pkg/controller/daemon: predicates, fitsNodeName.
+  if (pod.nodeName !== undefined && pod.nodeName !== '' && pod.nodeName !== name) {
+    reasons.push(`spec.nodeName is ${printable(pod.nodeName, true)}`);
+  }
 
   for (const [key, want] of Object.entries(pod.nodeSelector ?? {})) {
     if (!Object.prototype.hasOwnProperty.call(labels, key)) {
@@ -116,6 +122,7 @@ export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
     }
   }
   const labelReasons = reasons.length;
+  const pinned = pod.nodeName !== undefined && pod.nodeName !== '' && pod.nodeName !== name;
 
   const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (terms !== undefined && !affinityMatches(terms, name, labels)) {
@@ -130,7 +137,7 @@ export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
     }
   }
 
-  const onlyLabels = labelReasons > 0 && reasons.length === labelReasons;
+  const onlyLabels = !pinned && labelReasons > 0 && reasons.length === labelReasons;
   return { name, eligible: reasons.length === 0, reasons, missingLabels: onlyLabels ? missingLabels : undefined };
 }
 
@@ -149,7 +156,7 @@ export function schedulingOfWorkload(manifest: WorkloadLike): PodScheduling {
   if (!spec) {
     throw new Error('the manifest has no pod template (spec.template.spec)');
   }
-  return { nodeSelector: spec.nodeSelector, tolerations: spec.tolerations, affinity: spec.affinity, hostNetwork: spec.hostNetwork };
+  return { nodeSelector: spec.nodeSelector, tolerations: spec.tolerations, affinity: spec.affinity, hostNetwork: spec.hostNetwork, nodeName: spec.nodeName };
 }
 
 /** What {@link schedulingOfPolicy} reads of a policy: a `NodePolicy` or `LabeledNodePolicy`. */

@@ -6,5 +6,6 @@
  */
 export * from './evaluate';
 export * from './kubectl';
+export * from './manifest';
 export * from './node-list';
 export * from './printable';

@@ -15,13 +15,24 @@ export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-confi
 export const ANNOTATIONS_SIZE_LIMIT = 256 * 1024;
 
 /**
+ * The bytes of the last-applied annotation's value: the object's compact
+ * JSON as Go's encoder writes it (`<`, `>` and `&` escaped as `\u003c`, five
+ * bytes more each) and a newline.
+ */
+export function lastAppliedSize(obj: object): number {
+  const json = JSON.stringify(obj);
+  return Buffer.byteLength(json) + 5 * (json.match(/[<>&]/g)?.length ?? 0) + 1;
+}
+
+/**
  * The bytes the object's annotations hold after a client-side `kubectl
- * apply`: its own annotations, plus the last-applied one (its compact JSON
- * and a newline).
+ * apply`: its own annotations (but a last-applied one, which apply replaces),
+ * plus the last-applied one.
  */
 export function annotationsSizeAfterApply(obj: { readonly metadata?: { readonly annotations?: Record<string, unknown> } }): number {
-  const own = Object.entries(obj.metadata?.annotations ?? {}).reduce((n, [k, v]) => n + Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0), 0);
-  return own + Buffer.byteLength(LAST_APPLIED_ANNOTATION) + Buffer.byteLength(JSON.stringify(obj)) + 1;
+  const own = Object.entries(obj.metadata?.annotations ?? {}).filter(([k]) => k !== LAST_APPLIED_ANNOTATION)
+    .reduce((n, [k, v]) => n + Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0), 0);
+  return own + Buffer.byteLength(LAST_APPLIED_ANNOTATION) + lastAppliedSize(obj);
 }
 
 /** The problem of an object that `kubectl apply` cannot apply because it is too large, if it is. */

@@ -4,5 +4,6 @@
  * @module
  */
 export * from './apply';
+export * from './quantity';
 export * from './scheduling';
 export * from './syntax';

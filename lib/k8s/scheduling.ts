@@ -100,10 +100,25 @@ export function selectorMatches(nodeSelector: Readonly<Record<string, string>>, 
   return Object.entries(nodeSelector).every(([key, value]) => Object.prototype.hasOwnProperty.call(labels, key) && labels[key] === value);
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * An int64 as strconv.ParseInt(s, 10, 64) reads it (an optional sign, decimal
+ * digits, in range), exactly; undefined when it reads none.
+ */
+export function parseInt64(text: unknown): bigint | undefined {
+  if (typeof text !== 'string' || !/^[+-]?\d+$/.test(text)) return undefined;
+  const value = BigInt(text);
+  return value < INT64_MIN || value > INT64_MAX ? undefined : value;
+}
+
 /**
  * Whether a label's value (undefined when the label is absent) satisfies one
  * selector requirement: In, NotIn, Exists, DoesNotExist, and for node
- * selectors Gt and Lt.
+ * selectors Gt and Lt, which compare int64s as the scheduler and the
+ * DaemonSet controller do (apimachinery labels.Requirement.Matches:
+ * strconv.ParseInt, 64 bits; a label that overflows matches nothing).
  */
 export function requirementMatches(requirement: NodeSelectorRequirement, value: string | undefined): boolean {
   const values = requirement.values ?? [];
@@ -112,9 +127,13 @@ export function requirementMatches(requirement: NodeSelectorRequirement, value: 
     case 'NotIn': return value === undefined || !values.includes(value);
     case 'Exists': return value !== undefined;
     case 'DoesNotExist': return value === undefined;
-    // Gt and Lt compare integers; a value that is not one does not match.
-    case 'Gt': return value !== undefined && /^-?\d+$/.test(value) && Number(value) > Number(values[0]);
-    case 'Lt': return value !== undefined && /^-?\d+$/.test(value) && Number(value) < Number(values[0]);
+    // Gt and Lt compare int64s; a value that is none (or overflows) does not match.
+    case 'Gt':
+    case 'Lt': {
+      const label = parseInt64(value);
+      const bound = values.length === 1 ? parseInt64(values[0]) : undefined;
+      return label !== undefined && bound !== undefined && (requirement.operator === 'Gt' ? label > bound : label < bound);
+    }
     default: return false;
   }
 }
@@ -174,7 +193,7 @@ export function checkNodeSelectorRequirement(prop: string, requirement: unknown)
       break;
     case 'Gt':
     case 'Lt':
-      if (list.length !== 1 || !/^-?\d+$/.test(list[0])) {
+      if (list.length !== 1 || parseInt64(list[0]) === undefined) {
         problems.push(problem(`${prop}.values`, `exactly one integer when operator is ${r.operator}`, values));
       }
       break;

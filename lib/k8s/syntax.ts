@@ -8,10 +8,12 @@
  *
  * The rules follow Kubernetes' own validation (k8s.io/apimachinery
  * pkg/util/validation: IsDNS1123Label, IsDNS1123Subdomain, IsQualifiedName,
- * IsValidLabelValue; pkg/api/resource for quantities) so that a value accepted
+ * IsValidLabelValue; quantities in ./quantity) so that a value accepted
  * here is accepted by the API server, and they are strict enough that a value
  * accepted here is safe in a `sh -c` script or a printed kubectl command.
  */
+
+import { parseQuantity, quantityToNumber } from './quantity';
 
 /** A problem with one prop or field: one line for the user. */
 export type Problem = string;
@@ -52,11 +54,6 @@ export const IMAGE_PATTERN = new RegExp(`^${IMAGE_DOMAIN}${IMAGE_PATH}(?:${IMAGE
  * exponent suffix. `32MB` and `1.5 Gi` are not quantities.
  */
 export const QUANTITY_PATTERN = /^\+?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/;
-
-const QUANTITY_MULTIPLIERS: Record<string, number> = {
-  '': 1, 'n': 1e-9, 'u': 1e-6, 'm': 1e-3, 'k': 1e3, 'M': 1e6, 'G': 1e9, 'T': 1e12, 'P': 1e15, 'E': 1e18,
-  'Ki': 2 ** 10, 'Mi': 2 ** 20, 'Gi': 2 ** 30, 'Ti': 2 ** 40, 'Pi': 2 ** 50, 'Ei': 2 ** 60,
-};
 
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
@@ -193,13 +190,9 @@ export function checkSingleLine(prop: string, value: unknown, max: number): Prob
  */
 export function quantityValue(prop: string, value: unknown): number | Problem {
   const allowed = "a positive Kubernetes quantity such as '100m', '0.5', '64Mi' or '1G'";
-  const match = typeof value === 'string' ? QUANTITY_PATTERN.exec(value) : null;
-  if (!match) {
-    return problem(prop, allowed, value);
-  }
-  const suffix = match[3] ?? '';
-  const number = Number(match[1]);
-  const amount = /^[eE]/.test(suffix) ? number * 10 ** Number(suffix.slice(1)) : number * QUANTITY_MULTIPLIERS[suffix];
+  // Props take the plain forms only; the value is the API server's (./quantity).
+  const parsed = typeof value === 'string' && QUANTITY_PATTERN.test(value) ? parseQuantity(value) : undefined;
+  const amount = parsed === undefined ? NaN : quantityToNumber(parsed);
   return amount > 0 && Number.isFinite(amount) ? amount : problem(prop, allowed, value);
 }
 

@@ -42,18 +42,22 @@ describe('manifest checks: each rule, broken alone', () => {
     ['hostNetwork', (_, pod) => { pod.hostNetwork = true; pod.dnsPolicy = 'ClusterFirstWithHostNet'; }, ['pss-host-namespaces spec.template.spec.hostNetwork']],
     ['hostNetwork with the default dnsPolicy', (_, pod) => { pod.hostNetwork = true; }, ['pss-host-namespaces spec.template.spec.hostNetwork', 'hostnetwork-dns spec.template.spec.dnsPolicy']],
     ['hostPID and hostIPC', (_, pod) => { pod.hostPID = true; pod.hostIPC = true; }, ['pss-host-namespaces spec.template.spec.hostPID', 'pss-host-namespaces spec.template.spec.hostIPC']],
-    ['a Windows host process', (_, pod) => { pod.securityContext.windowsOptions = { hostProcess: true }; }, ['pss-host-process spec.template.spec.securityContext.windowsOptions.hostProcess']],
+    // validateWindowsHostProcessPod: host process containers need the host network.
+    ['a Windows host process', (_, pod) => { pod.securityContext.windowsOptions = { hostProcess: true }; }, ['pss-host-process spec.template.spec.securityContext.windowsOptions.hostProcess', 'api-security-context spec.template.spec.hostNetwork']],
     // privileged with allowPrivilegeEscalation: false is also refused by the API server's ValidateSecurityContext.
     ['a privileged container', (_, __, c) => { c.securityContext.privileged = true; }, [`pss-privileged ${C}.securityContext.privileged`, `api-security-context ${C}.securityContext`]],
     ['an added capability', (_, __, c) => { c.securityContext.capabilities.add = ['NET_ADMIN', 'NET_BIND_SERVICE']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`]],
-    ['CAP_SYS_ADMIN without privilege escalation', (_, __, c) => { c.securityContext.capabilities.add = ['SYS_ADMIN']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`, `api-security-context ${C}.securityContext`]],
+    ['CAP_SYS_ADMIN without privilege escalation', (_, __, c) => { c.securityContext.capabilities.add = ['CAP_SYS_ADMIN']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`, `api-security-context ${C}.securityContext`]],
+    // ValidateSecurityContext compares the literal "CAP_SYS_ADMIN": SYS_ADMIN passes the API server (not Pod Security).
+    ['SYS_ADMIN without privilege escalation', (_, __, c) => { c.securityContext.capabilities.add = ['SYS_ADMIN']; }, [`pss-capabilities ${C}.securityContext.capabilities.add`]],
     ['capabilities not dropped', (_, __, c) => { delete c.securityContext.capabilities; }, [`pss-capabilities ${C}.securityContext.capabilities.drop`]],
     ['a hostPath volume', (_, pod) => { pod.volumes = [{ name: 'logs', hostPath: { path: '/var/log' } }]; }, ['pss-volume-types spec.template.spec.volumes[0].hostPath']],
     ['a host port', (_, __, c) => { c.ports = [{ containerPort: 9100, hostPort: 9100 }]; }, [`pss-host-ports ${C}.ports[0].hostPort`]],
     ['an unconfined AppArmor profile', (ds) => { ds.spec.template.metadata.annotations = { 'container.apparmor.security.beta.kubernetes.io/main': 'unconfined' }; }, ['pss-apparmor spec.template.metadata.annotations["container.apparmor.security.beta.kubernetes.io/main"]']],
     ['an SELinux type', (_, __, c) => { c.securityContext.seLinuxOptions = { type: 'spc_t' }; }, [`pss-selinux ${C}.securityContext.seLinuxOptions.type`]],
     ['an SELinux user on the pod', (_, pod) => { pod.securityContext.seLinuxOptions = { user: 'system_u' }; }, ['pss-selinux spec.template.spec.securityContext.seLinuxOptions.user']],
-    ['an unmasked /proc', (_, __, c) => { c.securityContext.procMount = 'Unmasked'; }, [`pss-proc-mount ${C}.securityContext.procMount`]],
+    // ProcMountType is alpha in 1.28: the server drops the field before validation and Pod Security see it.
+    ['an unmasked /proc, which the server drops', (_, __, c) => { c.securityContext.procMount = 'Unmasked'; }, [`dropped-field ${C}.securityContext.procMount`]],
     ['an unsafe sysctl', (_, pod) => { pod.securityContext.sysctls = [{ name: 'kernel.msgmax', value: '65536' }]; }, ['pss-sysctls spec.template.spec.securityContext.sysctls[0].name']],
     ['runAsNonRoot false on a container', (_, __, c) => { c.securityContext.runAsNonRoot = false; }, [`pss-run-as-non-root ${C}.securityContext.runAsNonRoot`]],
     ['no runAsNonRoot anywhere', (_, pod) => { delete pod.securityContext.runAsNonRoot; }, [`pss-run-as-non-root ${C}.securityContext.runAsNonRoot`]],
@@ -62,19 +66,20 @@ describe('manifest checks: each rule, broken alone', () => {
     ['no seccomp profile anywhere', (_, pod) => { delete pod.securityContext.seccompProfile; }, [`pss-seccomp ${C}.securityContext.seccompProfile.type`]],
     ['privilege escalation left unset', (_, __, c) => { delete c.securityContext.allowPrivilegeEscalation; }, [`pss-privilege-escalation ${C}.securityContext.allowPrivilegeEscalation`]],
     ['a privileged init container', (_, pod, c) => { pod.initContainers = [{ ...structuredClone(c), name: 'init', securityContext: { ...c.securityContext, privileged: true } }]; }, ['pss-privileged spec.template.spec.initContainers[0].securityContext.privileged', 'api-security-context spec.template.spec.initContainers[0].securityContext']],
-    ['an ephemeral container that keeps its capabilities', (_, pod, c) => { pod.ephemeralContainers = [{ name: 'debug', image: 'busybox:1.36', securityContext: { allowPrivilegeEscalation: false } }]; void c; }, ['pss-capabilities spec.template.spec.ephemeralContainers[0].securityContext.capabilities.drop']],
+    // ValidatePodTemplateSpec: a template holds no ephemeral containers (Pod Security judges them too).
+    ['an ephemeral container that keeps its capabilities', (_, pod, c) => { pod.ephemeralContainers = [{ name: 'debug', image: 'busybox:1.36', securityContext: { allowPrivilegeEscalation: false } }]; void c; }, ['pss-capabilities spec.template.spec.ephemeralContainers[0].securityContext.capabilities.drop', 'api-container spec.template.spec.ephemeralContainers']],
     // workload
     ['a selector that does not select the pods', (ds) => { ds.spec.selector.matchLabels = { app: 'other' }; }, ['selector-matches-template spec.selector']],
     ['an empty selector', (ds) => { ds.spec.selector = {}; }, ['selector-matches-template spec.selector']],
     ['a NotIn expression that excludes the pods', (ds) => { ds.spec.selector.matchExpressions = [{ key: 'app', operator: 'NotIn', values: ['agent'] }]; }, ['selector-matches-template spec.selector']],
-    ['a Gt expression, which label selectors do not have', (ds) => { ds.spec.selector.matchExpressions = [{ key: 'app', operator: 'Gt', values: ['1'] }]; }, ['selector-matches-template spec.selector']],
+    ['a Gt expression, which label selectors do not have', (ds) => { ds.spec.selector.matchExpressions = [{ key: 'app', operator: 'Gt', values: ['1'] }]; }, ['selector-matches-template spec.selector', 'api-label-selector spec.selector.matchExpressions[0].operator']],
     ['runAsNonRoot without a uid', (_, pod) => { delete pod.securityContext.runAsUser; }, [`run-as-non-root-without-uid ${C}.securityContext.runAsUser`]],
     ['no resources', (_, __, c) => { delete c.resources; }, [`resources ${C}.resources`]],
     ['no memory limit', (_, __, c) => { delete c.resources.limits; }, [`resources ${C}.resources`]],
     ['an image without a tag', (_, __, c) => { c.image = 'busybox'; }, [`image-tag ${C}.image`]],
     ['an image tagged latest', (_, __, c) => { c.image = 'registry.example.com:5000/busybox:latest'; }, [`image-tag ${C}.image`]],
     // metadata
-    ['a name with capitals', (ds) => { ds.metadata.name = 'Agent'; }, ['metadata-syntax metadata.name']],
+    ['a name with capitals', (ds) => { ds.metadata.name = 'Agent'; }, ['api-object-meta metadata.name']],
     ['a namespace with a dot', (ds) => { ds.metadata.namespace = 'team.a'; }, ['metadata-syntax metadata.namespace']],
     ['a pod label value with a space', (ds) => { ds.spec.template.metadata.labels.team = 'a b'; }, ['metadata-syntax spec.template.metadata.labels.team']],
     ['an annotation key with two slashes', (ds) => { ds.metadata.annotations = { 'a/b/c': 'x' }; }, ['metadata-syntax metadata.annotations["a/b/c"]']],
@@ -115,17 +120,21 @@ describe('manifest checks: each rule, broken alone', () => {
 
   test.each([
     ['apps/v1', 'Deploymint'],
-    ['example.com/v1', 'Widget'],
+    ['apps/v2', 'Deployment'],
+    ['monitoring/v1', 'ServiceMonitor'],
     ['v1', 'namespace'],
     ['../../etc/v1', 'Passwd'],
   ])('an unknown apiVersion/kind %s %s', (apiVersion, kind) => {
     expect(found({ apiVersion, kind, metadata: { name: 'x' } })).toEqual(['unknown-kind apiVersion']);
   });
 
-  test('duplicate keys in YAML are errors', () => {
-    const findings = checkYaml('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n  name: b\n', 'ns.yaml');
-    expect(findings.map((f) => f.rule.id)).toEqual(['yaml-syntax']);
-    expect(findings[0].message).toMatch(/unique/);
+  test('duplicate keys in YAML warn: kubectl keeps the last one (go-yaml v2), and the checks judge that one', () => {
+    // WHEN
+    const findings = checkYaml('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: A\n  name: b\n', 'ns.yaml');
+
+    // THEN the second name is the one judged (valid), and the repeat is a warning on its line
+    expect(findings.map((f) => `${f.rule.id} ${f.severity} ${f.line}`)).toEqual(['yaml-duplicate-key warning 5']);
+    expect(findings[0].message).toBe('the key "name" appears again in the same mapping: kubectl keeps this last one and drops the others');
   });
 });
 
@@ -198,11 +207,11 @@ describe('manifest checks: waivers and the report', () => {
     const report = formatReport(findings);
 
     // THEN
-    expect(report).toContain('dist/agent.k8s.yaml: DaemonSet/agent: spec.template.spec.hostPID: error [pss-host-namespaces] hostPID: true shares the node\'s namespace with the pod');
+    expect(report).toContain('dist/agent.k8s.yaml:12:7: DaemonSet/agent: spec.template.spec.hostPID: error [pss-host-namespaces] hostPID: true shares the node\'s namespace with the pod');
     expect(report).toContain('rule: Pod Security Standards "baseline" (Kubernetes v1.28, pod-security-admission policy/check_hostNamespaces.go), control "Host Namespaces"');
     expect(report).toContain('fix: Remove hostNetwork, hostPID and hostIPC');
     // containers: [] is refused by the API server too (validateContainers: Required value).
-    expect(report).toContain('spec.template.spec.containers: error [api-container] Required value');
+    expect(report).toContain('dist/agent.k8s.yaml:13:7: DaemonSet/agent: spec.template.spec.containers: error [api-container] Required value');
     expect(report).toMatch(/\n2 error\(s\), 0 warning\(s\), 0 waived$/);
   });
 
@@ -272,5 +281,61 @@ describe('the shipped 1.28 schema', () => {
       spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'agents', kind: 'Agent' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, 'x-kubernetes-validations': [{ rule: 'self.size() > 0' }] } } }] },
     };
     expect(checkObject(crd)).toEqual([]);
+  });
+});
+
+describe('as the API server judges, not stricter', () => {
+  const sts = (change: (pod: KubeObject, c: KubeObject, s: KubeObject) => void) => {
+    const s: KubeObject = { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' }, spec: { selector: { matchLabels: { app: 'agent' } }, template: structuredClone(cleanDaemonSet().spec.template) } };
+    change(s.spec.template.spec, s.spec.template.spec.containers[0], s);
+    return checkObject(s);
+  };
+
+  test("a StatefulSet's claim templates are volumes its containers may mount, and serviceName is optional", () => {
+    const findings = sts((_, c, s) => {
+      s.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
+      c.volumeMounts = [{ name: 'data', mountPath: '/data' }];
+    });
+    expect(findings).toEqual([]);
+  });
+
+  test("a StatefulSet's pod template is not validated by the server: a warning that its pods will be refused", () => {
+    // WHEN
+    const findings = sts((_, c) => { c.imagePullPolicy = 'Sometimes'; delete c.name; });
+
+    // THEN
+    expect(findings.map((f) => `${f.rule.id} ${f.severity} ${f.path}`)).toEqual([
+      `statefulset-template warning ${C}.name`,
+      `statefulset-template warning ${C}.imagePullPolicy`,
+    ]);
+    expect(findings[1].message).toMatch(/^Unsupported value: "Sometimes": .* \[api-container\]: the API server accepts this in a StatefulSet's template, and refuses every pod made from it$/);
+  });
+
+  test('sizes binaryData and Secret data by their bytes, not their base64 text', () => {
+    const blob = Buffer.alloc(900_000).toString('base64');
+    const server = { apply: 'server-side' } as const;
+    expect(checkObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, binaryData: { blob } }, undefined, server)).toEqual([]);
+    expect(checkObject({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { blob } }, undefined, server)).toEqual([]);
+    const over = Buffer.alloc(1024 * 1024 + 1).toString('base64');
+    expect(checkObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, binaryData: { blob: over } }, undefined, server).map((f) => f.message)).toEqual(['Too long: must have at most 1048576 bytes']);
+  });
+
+  test('client-side kubectl apply refuses an object over 256 KiB (its last-applied annotation); server-side apply does not', () => {
+    const big = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { big: 'x'.repeat(300_000) } };
+    const [finding] = checkObject(big);
+    expect(finding).toMatchObject({ path: 'metadata.annotations', severity: 'error' });
+    expect(finding.rule.id).toBe('kubectl-apply');
+    expect(finding.message).toMatch(/client-side kubectl apply stores this object \(300\d\d\d bytes of JSON\) .* apply it with kubectl apply --server-side$/);
+    expect(checkObject(big, undefined, { apply: 'server-side' })).toEqual([]);
+  });
+
+  test('a DaemonSet may keep rollingUpdate with OnDelete: the server ignores it', () => {
+    const findings = checkObject(broken((ds) => { ds.spec.updateStrategy = { type: 'OnDelete', rollingUpdate: { maxUnavailable: 1 } }; }));
+    expect(findings.map((f) => f.rule.id)).toEqual(['ondelete-strategy']);
+  });
+
+  test('metadata.namespace on a cluster-scoped object is a warning: the server ignores it', () => {
+    const [finding] = checkObject({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r', namespace: 'team' }, rules: [] });
+    expect([finding.rule.id, finding.severity, isBlocking(finding)]).toEqual(['cluster-scoped-namespace', 'warning', false]);
   });
 });

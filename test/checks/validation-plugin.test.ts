@@ -79,3 +79,34 @@ describe('NodeAgentChecks (the cdk8s validation plugin)', () => {
     expect(fs.readdirSync(path.dirname(file))).toEqual(['app.k8s.yaml']);
   });
 });
+
+describe('NodeAgentChecks properties (cdk8s.yaml properties:)', () => {
+  const hostPid = () => {
+    const ds = cleanDaemonSet();
+    ds.spec.template.spec.hostPID = true;
+    return ds;
+  };
+
+  test('podSecurity sets the level of namespaces the manifests do not hold', async () => {
+    const restricted = contextFor(hostPid());
+    const privileged = contextFor(hostPid());
+    await new NodeAgentChecks().validate(restricted.context);
+    await new NodeAgentChecks({ podSecurity: 'privileged' }).validate(privileged.context);
+    expect([restricted.submitted[0].status, privileged.submitted[0].status]).toEqual(['failure', 'success']);
+  });
+
+  test('skipKinds leaves kinds out', async () => {
+    const { context, submitted } = contextFor(hostPid());
+    await new NodeAgentChecks({ skipKinds: ['DaemonSet'] }).validate(context);
+    expect(submitted[0]).toEqual({ status: 'success', metadata: { errors: '0', warnings: '0', waived: '0' } });
+  });
+
+  test.each([
+    [{ podSecurity: 'strict' }, "NodeAgentChecks: the property 'podSecurity' in cdk8s.yaml must be restricted, baseline or privileged but got \"strict\""],
+    [{ skipKinds: 'ServiceMonitor' }, "NodeAgentChecks: the property 'skipKinds' in cdk8s.yaml must be a list of kinds (Kind or apiVersion/Kind) but got \"ServiceMonitor\""],
+    [{ apply: 'server' }, "NodeAgentChecks: the property 'apply' in cdk8s.yaml must be client-side or server-side but got \"server\""],
+    [{ warningsAsErrors: 'yes' }, "NodeAgentChecks: the property 'warningsAsErrors' in cdk8s.yaml must be true or false but got \"yes\""],
+  ])('refuses %j, naming the property and what it takes', (props, message) => {
+    expect(() => new NodeAgentChecks(props as never)).toThrow(message);
+  });
+});

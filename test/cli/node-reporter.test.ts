@@ -105,23 +105,30 @@ describe('node-reporter eligible', () => {
   });
 
   test.each([
-    ['an unknown flag', ['eligible', '--nodes', 'x', '--verbose'], /Unknown option '--verbose'/],
-    ['a missing --nodes', ['eligible'], /--nodes FILE is required/],
-    ['a selector without =', ['eligible', '--nodes', 'x', '--selector', 'tier'], /--selector must be KEY=VALUE but got "tier"/],
-    ['a selector key that is not a label key', ['eligible', '--nodes', 'x', '--selector', 'a b=c'], /'--selector key' must be a qualified name/],
-    ['an unknown command', ['eligibel'], /unknown command "eligibel"/],
-    ['no command', [], /a command is required/],
-  ])('on %s prints the problem and the usage, exit 2', (_, args, message) => {
-    const { code, err } = run(args);
-    expect(code).toBe(2);
-    expect(err).toMatch(message);
-    expect(err).toContain('Usage: node-reporter eligible --nodes FILE');
+    ['an unknown flag', ['eligible', '--nodes', 'x', '--verbose'], 'node-reporter eligible: unknown option "--verbose" (see node-reporter eligible --help)'],
+    ['a misspelt flag', ['eligible', '--node', 'x'], 'node-reporter eligible: unknown option "--node"; did you mean --nodes? (see node-reporter eligible --help)'],
+    ['a missing --nodes', ['eligible'], 'node-reporter eligible: --nodes FILE is required (see node-reporter eligible --help)'],
+    ['a selector without =', ['eligible', '--nodes', 'x', '--selector', 'tier'], 'node-reporter eligible: --selector must be KEY=VALUE but got "tier" (see node-reporter eligible --help)'],
+    ['a flag without its value', ['eligible', '--nodes'], "node-reporter eligible: Option '--nodes <value>' argument missing (see node-reporter eligible --help)"],
+    ['a misspelt command', ['eligibel'], 'node-reporter: unknown command "eligibel"; did you mean "eligible"? (see node-reporter --help)'],
+    ['an unknown command', ['deploy'], 'node-reporter: unknown command "deploy": the commands are eligible and check (see node-reporter --help)'],
+    ['no command', [], 'node-reporter: a command is required: eligible or check (see node-reporter --help)'],
+  ])('on %s prints one short line, exit 2', (_, args, message) => {
+    const { code, out, err } = run(args);
+    expect([code, out, err]).toEqual([2, '', `${message}\n`]);
   });
 
-  test('prints the usage on --help, exit 0', () => {
+  test('prints its own usage on --help, exit 0; the top level lists the commands', () => {
     const { code, out } = run(['eligible', '--help']);
     expect(code).toBe(0);
-    expect(out).toContain('Usage: node-reporter eligible');
+    expect(out).toMatch(/^Usage: node-reporter eligible --nodes FILE/);
+    expect(out).not.toContain('--format');
+    expect(run(['--help']).out).toMatch(/^Usage: node-reporter COMMAND \[OPTIONS\]\n\n {2}eligible .*\n {2}check /);
+  });
+
+  test('prints the package version on --version', () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf-8'));
+    expect(run(['--version'])).toEqual({ code: 0, out: `${version}\n`, err: '' });
   });
 
   test('the real bin exits 2 with one line and no stack trace on bad input', () => {
@@ -181,7 +188,7 @@ describe('node-reporter eligible reads what kubectl and the API give', () => {
   test('refuses a repeated selector key, naming both values', () => {
     const { code, err } = run(['eligible', '--nodes', '-', '--selector', 'a=b', '--selector', 'a=c'], list([node('a')]));
     expect(code).toBe(2);
-    expect(err).toMatch(/^node-reporter: --selector repeats the key "a" \(a=b and a=c\): a node label has one value\n/);
+    expect(err).toBe('node-reporter eligible: --selector repeats the key "a" (a=b and a=c): a node label has one value (see node-reporter eligible --help)\n');
   });
 
   test('shows an empty wanted value as ""', () => {
@@ -298,25 +305,26 @@ describe('node-reporter check', () => {
 
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  test('exits 0 on clean manifests, searching folders for *.yaml and *.yml', () => {
+  test('exits 0 on clean manifests, searching folders for *.yaml and *.yml, and says what it checked', () => {
     const { code, out } = run(['check', path.join(dir, 'chart')]);
     expect(code).toBe(0);
-    expect(out).toBe('0 error(s), 0 warning(s), 0 waived\n');
+    expect(out).toBe(`checked 1 file, ${clean.split('\n---\n').length} objects: 0 error(s), 0 warning(s), 0 waived\n`);
   });
 
-  test('exits 1 with the findings on a blocking one: the API server rule, its source and the fix', () => {
+  test('exits 1 with the findings on a blocking one: file, line and column, the API server rule, its source and the fix', () => {
+    const line = broken.split('\n').findIndex((l) => l.includes('maxSurge: 1')) + 1;
     const { code, out } = run(['check', path.join(dir, 'broken.yml')]);
     expect(code).toBe(1);
-    expect(out).toContain(`${path.join(dir, 'broken.yml')}: DaemonSet/node-reporter: spec.updateStrategy.rollingUpdate.maxSurge: error [api-daemonset] Invalid value: 1: may not be set when maxUnavailable is non-zero`);
+    expect(out).toContain(`${path.join(dir, 'broken.yml')}:${line}:7: DaemonSet/node-reporter: spec.updateStrategy.rollingUpdate.maxSurge: error [api-daemonset] Invalid value: 1: may not be set when maxUnavailable is non-zero`);
     expect(out).toContain('rule: Kubernetes API server validation, pkg/apis/apps/validation: ValidateDaemonSetSpec');
-    expect(out).toMatch(/\n1 error\(s\), 0 warning\(s\), 0 waived\n$/);
+    expect(out).toMatch(/\nchecked 1 file, \d+ objects: 1 error\(s\), 0 warning\(s\), 0 waived\n$/);
   });
 
-  test('prints JSON with --format json', () => {
+  test('prints JSON with --format json: counts, notes and findings with their lines', () => {
     const { out } = run(['check', dir, '--format', 'json']);
     const report = JSON.parse(out);
-    expect(report).toMatchObject({ errors: 1, warnings: 0, waived: 0 });
-    expect(report.findings[0]).toMatchObject({ object: 'DaemonSet/node-reporter', rule: 'api-daemonset', severity: 'error', path: 'spec.updateStrategy.rollingUpdate.maxSurge' });
+    expect(report).toMatchObject({ files: 2, errors: 1, warnings: 0, waived: 0, notes: [] });
+    expect(report.findings[0]).toMatchObject({ object: 'DaemonSet/node-reporter', rule: 'api-daemonset', severity: 'error', path: 'spec.updateStrategy.rollingUpdate.maxSurge', line: expect.any(Number), column: 7 });
   });
 
   test('prints SARIF 2.1.0 with --format sarif, waived findings as suppressions', () => {
@@ -332,10 +340,14 @@ describe('node-reporter check', () => {
   test.each([
     ['a missing file', ['check', '/no/such.yaml'], 'node-reporter: /no/such.yaml: cannot read (no such file or folder)\n'],
     ['a folder without manifests', ['check', '/proc/self/fdinfo'], /no \*\.yaml or \*\.yml files/],
-    ['an unknown format', ['check', '-', '--format', 'xml'], /--format must be text, json or sarif but got "xml"/],
-    ['no file', ['check'], /check needs at least one FILE, DIR or -/],
-  ])('exits 2 on %s', (_, args, message) => {
-    const { code, err } = run(args as string[]);
+    ['an unknown format', ['check', '-', '--format', 'xml'], 'node-reporter check: --format must be text, json or sarif but got "xml" (see node-reporter check --help)\n'],
+    ['an unknown level', ['check', '-', '--pod-security', 'strict'], 'node-reporter check: --pod-security must be restricted, baseline or privileged but got "strict" (see node-reporter check --help)\n'],
+    ['a misspelt flag', ['check', '-', '--fromat', 'json'], 'node-reporter check: unknown option "--fromat"; did you mean --format? (see node-reporter check --help)\n'],
+    ['no file', ['check'], 'node-reporter check: check needs at least one FILE, DIR or - (see node-reporter check --help)\n'],
+    ['empty input (a failed helm template | node-reporter check -)', ['check', '-'], 'node-reporter: no Kubernetes objects in the input (1 file(s) read)\n'],
+    ['input of only values files', ['check', '-'], /^node-reporter: no Kubernetes objects in the input \(1 file\(s\) read, 1 set aside: document 1 has neither apiVersion nor kind: not a Kubernetes object\)\n$/, 'replicas: 3\n'],
+  ])('exits 2 on %s', (_, args, message, stdin = '') => {
+    const { code, err } = run(args as string[], stdin as string);
     expect(code).toBe(2);
     expect(err).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
   });

@@ -10,117 +10,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
-import { cleanDaemonSet, podOf } from '../checks/baseline';
+import { checkInputs, CheckOptions, Finding, isBlocking } from '../../lib/checks';
+import { barePod, clusterRole, clusterRoleBinding, configMap, CORPUS_NAMESPACE, CorpusCase, crd, cronJob, daemonSet, deployment, job, labels, make, namespace, no, ok, pdb, priorityClass, replicaSet, role, roleBinding, secret, service, serviceAccount, statefulSet } from './bases';
+import { CUSTOM_RESOURCES } from './custom-resources';
+import { LISTS } from './lists';
+import { POD_SECURITY_LEVELS } from './pod-security-levels';
+import { SELECTORS_AND_GROUPS } from './selectors-and-groups';
+import { TOO_LENIENT } from './too-lenient';
+import { TOO_STRICT } from './too-strict';
 
-/** The namespace the corpus is applied in. */
-export const CORPUS_NAMESPACE = 'corpus';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = Record<string, any>;
-
-/** One manifest and the verdict the API server gives it. */
-export interface CorpusCase {
-  /** A file name stem: `daemonset-maxsurge-and-maxunavailable`. */
-  readonly id: string;
-  /** The objects of the file. */
-  readonly objects: Obj[];
-  /** Whether the server accepts the file (and Pod Security admits its pods). */
-  readonly server: 'accepted' | 'refused';
-  /**
-   * Set when the checks' verdict differs from a 1.32 server's for a reason
-   * that 1.28 and 1.32 differ in; the checks' verdict is then the opposite.
-   */
-  readonly differs?: string;
-}
-
-const labels = { app: 'agent' };
-
-/** The clean pod spec of the checks' own tests: restricted, small, pinned. */
-function pod(): Obj {
-  return podOf(cleanDaemonSet());
-}
-
-function daemonSet(): Obj {
-  return {
-    apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'agent', labels },
-    spec: { selector: { matchLabels: labels }, template: { metadata: { labels }, spec: pod() } },
-  };
-}
-
-function deployment(): Obj {
-  return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
-    spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: pod() } },
-  };
-}
-
-function statefulSet(): Obj {
-  return {
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' },
-    spec: { serviceName: 'db', replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: pod() } },
-  };
-}
-
-function replicaSet(): Obj {
-  return {
-    apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' },
-    spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: pod() } },
-  };
-}
-
-function job(): Obj {
-  return { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'job' }, spec: { template: { spec: { ...pod(), restartPolicy: 'Never' } } } };
-}
-
-function cronJob(): Obj {
-  return {
-    apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'cron' },
-    spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { ...pod(), restartPolicy: 'OnFailure' } } } } },
-  };
-}
-
-function service(): Obj {
-  return { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { selector: labels, ports: [{ port: 80, targetPort: 8080 }] } };
-}
-
-const configMap = (): Obj => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { 'agent.conf': 'level=info' } });
-const secret = (): Obj => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec' }, type: 'Opaque', stringData: { token: 'x' } });
-const serviceAccount = (): Obj => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'agent' } });
-const role = (): Obj => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }] });
-const clusterRole = (): Obj => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'corpus-reader' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
-const roleBinding = (): Obj => ({
-  apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'reader' },
-  roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' }, subjects: [{ kind: 'ServiceAccount', name: 'agent' }],
-});
-const clusterRoleBinding = (): Obj => ({
-  apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'corpus-reader' },
-  roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'corpus-reader' }, subjects: [{ kind: 'ServiceAccount', name: 'agent', namespace: CORPUS_NAMESPACE }],
-});
-const priorityClass = (): Obj => ({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'corpus-agents' }, value: 1000000 });
-const pdb = (): Obj => ({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } });
-const namespace = (): Obj => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'corpus-extra' } });
-const barePod = (): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pod' }, spec: pod() });
-const crd = (): Obj => ({
-  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'agents.corpus.example.com' },
-  spec: {
-    group: 'corpus.example.com', scope: 'Namespaced', names: { plural: 'agents', singular: 'agent', kind: 'Agent', listKind: 'AgentList' },
-    versions: [{
-      name: 'v1', served: true, storage: true,
-      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, status: { type: 'object', properties: { phase: { type: 'string' } } } } } },
-    }],
-  },
-});
-
-/** A case from a base object and a change to it. */
-function make(id: string, base: () => Obj, server: CorpusCase['server'], change: (o: Obj, p: Obj, c: Obj) => void = () => undefined, differs?: string): CorpusCase {
-  const o = base();
-  const p = o.spec?.template?.spec ?? o.spec?.jobTemplate?.spec?.template?.spec ?? o.spec ?? {};
-  change(o, p, p.containers?.[0] ?? {});
-  return { id, objects: [o], server, differs };
-}
-
-const ok = 'accepted' as const;
-const no = 'refused' as const;
+export { CORPUS_NAMESPACE, CorpusCase } from './bases';
 
 /** Every case, in a stable order. */
 export const CORPUS: readonly CorpusCase[] = [
@@ -178,7 +77,7 @@ export const CORPUS: readonly CorpusCase[] = [
   make('meta-label-value-space', configMap, no, (o) => { o.metadata.labels = { tier: 'a b' }; }),
   make('meta-label-value-empty', configMap, ok, (o) => { o.metadata.labels = { tier: '' }; }),
   make('meta-annotation-key-bad', configMap, no, (o) => { o.metadata.annotations = { 'a b': 'x' }; }),
-  make('meta-namespace-on-cluster-scoped', clusterRole, ok, (o) => { o.metadata.namespace = CORPUS_NAMESPACE; }, 'the server ignores metadata.namespace on a cluster-scoped object, the checks refuse it (cluster-scoped-namespace) because it shows a chart stamping its namespace everywhere'),
+  make('meta-namespace-on-cluster-scoped', clusterRole, ok, (o) => { o.metadata.namespace = CORPUS_NAMESPACE; }),
 
   // Containers.
   make('container-duplicate-names', daemonSet, no, (_, p) => { p.containers.push({ ...structuredClone(p.containers[0]) }); }),
@@ -417,11 +316,18 @@ export const CORPUS: readonly CorpusCase[] = [
   make('pdb-percent', pdb, ok, (o) => { o.spec.minAvailable = '50%'; }),
   make('pdb-over-100', pdb, no, (o) => { o.spec.minAvailable = '120%'; }),
   make('pdb-negative', pdb, no, (o) => { delete o.spec.minAvailable; o.spec.maxUnavailable = -1; }),
+
+  ...TOO_STRICT,
+  ...TOO_LENIENT,
+  ...POD_SECURITY_LEVELS,
+  ...CUSTOM_RESOURCES,
+  ...LISTS,
+  ...SELECTORS_AND_GROUPS,
 ];
 
 /** The YAML text of a case. */
 export function corpusYaml(c: CorpusCase): string {
-  return c.objects.map((o) => stringify(o)).join('---\n');
+  return c.text ?? c.objects.map((o) => stringify(o)).join('---\n');
 }
 
 /** Writes every case to `<dir>/<id>.yaml`; returns the paths by id. */
@@ -434,4 +340,19 @@ export function corpusFiles(dir: string): Map<string, string> {
     files.set(c.id, file);
   }
   return files;
+}
+
+/**
+ * The checks' verdict on a case's text: refused when a finding blocks, or
+ * when it holds no object at all (kubectl: "no objects passed to apply").
+ */
+export function checksVerdict(c: CorpusCase, text: string, file: string): { verdict: 'accepted' | 'refused'; blocking: Finding[] } {
+  const report = checkInputs([{ file, text }], corpusOptions(c));
+  const blocking = report.findings.filter(isBlocking);
+  return { verdict: blocking.length > 0 || report.objects === 0 ? 'refused' : 'accepted', blocking };
+}
+
+/** The options the checks judge a case with: as the case is applied. */
+export function corpusOptions(c: CorpusCase): CheckOptions {
+  return { apply: c.apply ?? 'client-side' };
 }

@@ -127,3 +127,40 @@ describe('the policy and the synthesized pod spec agree', () => {
     expect(() => schedulingOfWorkload({ spec: {} })).toThrow('the manifest has no pod template (spec.template.spec)');
   });
 });
+
+describe('as the DaemonSet controller decides (issue 18, wrong answers)', () => {
+  const cores = (value: string): KubeNode => ({ metadata: { name: `n${value}`, labels: { cores: value } } });
+  const affinity = (operator: string, value: string): PodScheduling => ({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'cores', operator, values: [value] }] }] } } } });
+  const eligible = (nodes: KubeNode[], pod: PodScheduling) => evaluateNodes(nodes, pod).nodes.filter((n) => n.eligible).map((n) => n.name);
+
+  test('Gt and Lt compare int64 values exactly: 2^53+1 is greater than 2^53', () => {
+    // GIVEN labels one apart above 2^53, where floating point rounds them together
+    const nodes = [cores('9007199254740993'), cores('9007199254740992')];
+
+    // THEN
+    expect(eligible(nodes, affinity('Gt', '9007199254740992'))).toEqual(['n9007199254740993']);
+    expect(eligible(nodes, affinity('Lt', '9007199254740993'))).toEqual(['n9007199254740992']);
+  });
+
+  test('a label that overflows int64 does not match (strconv.ParseInt fails), nor does one that is no integer', () => {
+    const nodes = [cores('99999999999999999999'), cores('9223372036854775807'), cores('1e3'), cores('+5')];
+    expect(eligible(nodes, affinity('Gt', '4'))).toEqual(['n9223372036854775807', 'n+5']);
+    expect(eligible(nodes, affinity('Gt', '99999999999999999998'))).toEqual([]);
+  });
+
+  test('spec.nodeName pins the pod to that node: the controller runs it there only', () => {
+    // GIVEN three nodes and a template with nodeName (as scheduling.assign sets it)
+    const nodes: KubeNode[] = ['a', 'b', 'c'].map((name) => ({ metadata: { name, labels: {} } }));
+
+    // WHEN
+    const report = evaluateNodes(nodes, { nodeName: 'b' });
+
+    // THEN
+    expect(report.desired).toBe(1);
+    expect(report.nodes.map((n) => [n.name, n.eligible, n.reasons])).toEqual([
+      ['a', false, ['spec.nodeName is "b"']],
+      ['b', true, []],
+      ['c', false, ['spec.nodeName is "b"']],
+    ]);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * apps/v1 workloads (pkg/apis/apps/validation): DaemonSet, Deployment,
+ * StatefulSet, ReplicaSet.
+ */
+import { join, KubeObject, show } from '../finding';
+import { PodTemplate } from '../pod-templates';
+import { RULES } from '../rules';
+import { Add, checkLabelSelector, checkNonNegative, intOrPercent, isInt, isObject, unsupported } from './common';
+import { checkTemplateRestartPolicy } from './core-pod';
+
+/** ValidateDaemonSet: ValidateDaemonSetSpec, ValidateDaemonSetUpdateStrategy, ValidateRollingUpdateDaemonSet. */
+export function checkDaemonSet(add: Add, obj: KubeObject, pod: PodTemplate | undefined): void {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  if (!isObject(spec.selector)) add(RULES.apiDaemonSet, 'spec.selector', 'Required value');
+  checkLabelSelector(add, 'spec.selector', spec.selector);
+  if (!pod) return;
+  checkTemplateRestartPolicy(add, RULES.apiDaemonSet, pod, ['Always']);
+  if (pod.spec.activeDeadlineSeconds !== undefined) add(RULES.apiDaemonSet, join(pod.specPath, 'activeDeadlineSeconds'), 'Forbidden: activeDeadlineSeconds in DaemonSet is not Supported');
+  checkNonNegative(add, RULES.apiDaemonSet, 'spec.minReadySeconds', spec.minReadySeconds);
+  checkNonNegative(add, RULES.apiDaemonSet, 'spec.revisionHistoryLimit', spec.revisionHistoryLimit);
+  const strategy = isObject(spec.updateStrategy) ? spec.updateStrategy : undefined;
+  if (!strategy) return;
+  const type = strategy.type ?? 'RollingUpdate';
+  if (!['RollingUpdate', 'OnDelete'].includes(type)) {
+    add(RULES.apiDaemonSet, 'spec.updateStrategy.type', unsupported(type, ['OnDelete', 'RollingUpdate']));
+    return;
+  }
+  // ValidateDaemonSetUpdateStrategy ignores rollingUpdate with OnDelete (unlike a Deployment's Recreate).
+  if (type === 'RollingUpdate' && isObject(strategy.rollingUpdate)) {
+    // Unset, maxUnavailable is 1 and maxSurge 0; an invalid value is reported by intOrPercent.
+    const unavailableZero = (intOrPercent(add, RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxUnavailable', strategy.rollingUpdate.maxUnavailable) ?? { zero: false }).zero;
+    const surge = intOrPercent(add, RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxSurge', strategy.rollingUpdate.maxSurge) ?? { zero: true };
+    if (unavailableZero && surge.zero) {
+      add(RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxUnavailable', 'Invalid value: 0: may not be 0 when `maxSurge` is 0');
+    }
+    if (!unavailableZero && !surge.zero) {
+      add(RULES.apiDaemonSet, 'spec.updateStrategy.rollingUpdate.maxSurge', `Invalid value: ${show(strategy.rollingUpdate.maxSurge)}: may not be set when maxUnavailable is non-zero`);
+    }
+  }
+}
+
+/** ValidateDeploymentSpec, ValidateStatefulSetSpec, ValidateReplicaSetSpec. */
+export function checkDeploymentLike(add: Add, obj: KubeObject, pod: PodTemplate | undefined): void {
+  const spec = isObject(obj.spec) ? obj.spec : {};
+  checkNonNegative(add, RULES.apiDeployment, 'spec.replicas', spec.replicas);
+  checkNonNegative(add, RULES.apiDeployment, 'spec.minReadySeconds', spec.minReadySeconds);
+  checkNonNegative(add, RULES.apiDeployment, 'spec.revisionHistoryLimit', spec.revisionHistoryLimit);
+  if (!isObject(spec.selector)) add(RULES.apiDeployment, 'spec.selector', 'Required value');
+  checkLabelSelector(add, 'spec.selector', spec.selector);
+  if (pod) checkTemplateRestartPolicy(add, RULES.apiDeployment, pod, ['Always']);
+  if (pod?.spec.activeDeadlineSeconds !== undefined) add(RULES.apiDeployment, join(pod.specPath, 'activeDeadlineSeconds'), `Forbidden: activeDeadlineSeconds in ${obj.kind} is not Supported`);
+  if (obj.kind === 'Deployment' && isObject(spec.strategy)) {
+    const type = spec.strategy.type ?? 'RollingUpdate';
+    if (!['Recreate', 'RollingUpdate'].includes(type)) {
+      add(RULES.apiDeployment, 'spec.strategy.type', unsupported(type, ['Recreate', 'RollingUpdate']));
+    } else if (type === 'Recreate' && spec.strategy.rollingUpdate !== undefined) {
+      add(RULES.apiDeployment, 'spec.strategy.rollingUpdate', "Forbidden: may not be specified when strategy `type` is 'Recreate'");
+    } else if (isObject(spec.strategy.rollingUpdate)) {
+      const ru = spec.strategy.rollingUpdate;
+      const unavailable = intOrPercent(add, RULES.apiDeployment, 'spec.strategy.rollingUpdate.maxUnavailable', ru.maxUnavailable);
+      const surge = intOrPercent(add, RULES.apiDeployment, 'spec.strategy.rollingUpdate.maxSurge', ru.maxSurge);
+      if (unavailable?.zero && surge?.zero) {
+        add(RULES.apiDeployment, 'spec.strategy.rollingUpdate.maxUnavailable', 'Invalid value: 0: may not be 0 when `maxSurge` is 0');
+      }
+    }
+  }
+  if (obj.kind === 'Deployment' && isInt(spec.progressDeadlineSeconds) && isInt(spec.minReadySeconds) && spec.progressDeadlineSeconds <= spec.minReadySeconds) {
+    add(RULES.apiDeployment, 'spec.progressDeadlineSeconds', `Invalid value: ${spec.progressDeadlineSeconds}: must be greater than minReadySeconds`);
+  }
+  if (obj.kind === 'StatefulSet') {
+    if (spec.podManagementPolicy !== undefined && !['OrderedReady', 'Parallel'].includes(spec.podManagementPolicy)) {
+      add(RULES.apiDeployment, 'spec.podManagementPolicy', unsupported(spec.podManagementPolicy, ['OrderedReady', 'Parallel']));
+    }
+    if (isObject(spec.updateStrategy) && spec.updateStrategy.type !== undefined && !['RollingUpdate', 'OnDelete'].includes(spec.updateStrategy.type)) {
+      add(RULES.apiDeployment, 'spec.updateStrategy.type', unsupported(spec.updateStrategy.type, ['OnDelete', 'RollingUpdate']));
+    }
+  }
+}

@@ -1,0 +1,658 @@
+/**
+ * The pod spec as the API server validates it (pkg/apis/core/validation,
+ * validation.go: ValidatePodSpec and the functions it calls), for Pods and every
+ * pod template.
+ */
+import { compareQuantities, parseQuantity } from '../../k8s/quantity';
+import { checkDns1123Label, checkDns1123Subdomain, checkLabelValue, checkQualifiedName } from '../../k8s/syntax';
+import { join, KubeObject, show } from '../finding';
+import { containersOf, PodTemplate } from '../pod-templates';
+import { Rule, RULES } from '../rules';
+import { Add, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
+
+/** IsValidPortName: an IANA service name. */
+export function portNameProblem(name: string): string | undefined {
+  if (name.length > 15) return 'must be no more than 15 characters';
+  if (!/^[-a-z0-9]+$/.test(name)) return 'must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)';
+  if (!/[a-z]/.test(name)) return 'must contain at least one letter (a-z)';
+  if (name.includes('--')) return 'must not contain consecutive hyphens';
+  if (name.startsWith('-') || name.endsWith('-')) return 'must not begin or end with a hyphen';
+  return undefined;
+}
+
+/** validatePortNumOrName: 1-65535, or an IANA name. */
+export function checkPortNumOrName(add: Add, rule: Rule, path: string, port: unknown): void {
+  if (isInt(port)) {
+    if (port < 1 || port > 65535) add(rule, path, `Invalid value: ${port}: must be between 1 and 65535, inclusive`);
+  } else if (typeof port === 'string') {
+    if (/^\d+$/.test(port)) {
+      // The API server refuses numeric strings for ports ("must contain at least one letter").
+      add(rule, path, `Invalid value: ${show(port)}: must contain at least one letter (a-z)`);
+    } else {
+      const problem = portNameProblem(port);
+      if (problem) add(rule, path, `Invalid value: ${show(port)}: ${problem}`);
+    }
+  }
+}
+
+/** The protocols of ports (core/v1 Protocol). */
+export const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+
+const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+
+const FIELD_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
+
+const RESOURCE_FIELDS = ['limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage'];
+
+/** IsConfigMapKey: the syntax of ConfigMap and Secret keys. */
+export const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+
+function checkEnv(add: Add, path: string, c: KubeObject): void {
+  list(c.env).forEach((e, i) => {
+    const at = join(path, 'env', i);
+    if (typeof e.name !== 'string' || e.name === '') {
+      add(RULES.apiEnv, join(at, 'name'), 'Required value');
+    } else if (!ENV_NAME.test(e.name)) {
+      add(RULES.apiEnv, join(at, 'name'), `Invalid value: ${show(e.name)}: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit`);
+    }
+    if (!isObject(e.valueFrom)) return;
+    const from = e.valueFrom;
+    const sources = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'].filter((k) => isObject(from[k]));
+    if (e.value !== undefined && e.value !== '' && sources.length > 0) {
+      add(RULES.apiEnv, join(at, 'valueFrom'), 'Invalid value: "": may not be specified when `value` is not empty');
+    }
+    if (sources.length !== 1) {
+      add(RULES.apiEnv, join(at, 'valueFrom'), sources.length === 0 ? 'Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`' : 'Invalid value: "": may not have more than one field specified at a time');
+      return;
+    }
+    const [source] = sources;
+    const ref = from[source];
+    const refAt = join(at, 'valueFrom', source);
+    if (source === 'fieldRef') {
+      if (typeof ref.fieldPath !== 'string' || ref.fieldPath === '') {
+        add(RULES.apiEnv, join(refAt, 'fieldPath'), 'Required value');
+      } else if (!FIELD_PATHS.includes(ref.fieldPath) && !/^metadata\.(labels|annotations)\['[^']+'\]$/.test(ref.fieldPath) && !/^metadata\.(labels|annotations)$/.test(ref.fieldPath)) {
+        add(RULES.apiEnv, join(refAt, 'fieldPath'), unsupported(ref.fieldPath, ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs']));
+      }
+      if (ref.apiVersion !== undefined && ref.apiVersion !== 'v1') {
+        add(RULES.apiEnv, join(refAt, 'apiVersion'), unsupported(ref.apiVersion, ['v1']));
+      }
+    } else if (source === 'resourceFieldRef') {
+      if (typeof ref.resource !== 'string' || ref.resource === '') {
+        add(RULES.apiEnv, join(refAt, 'resource'), 'Required value');
+      } else if (!RESOURCE_FIELDS.includes(ref.resource) && !/^(limits|requests)\.hugepages-/.test(ref.resource)) {
+        add(RULES.apiEnv, join(refAt, 'resource'), unsupported(ref.resource, RESOURCE_FIELDS));
+      }
+    } else {
+      if (typeof ref.key !== 'string' || ref.key === '') {
+        add(RULES.apiEnv, join(refAt, 'key'), 'Required value');
+      } else if (!CONFIG_KEY.test(ref.key) || ref.key.length > 253) {
+        add(RULES.apiEnv, join(refAt, 'key'), `Invalid value: ${show(ref.key)}: a valid config key must consist of alphanumeric characters, '-', '_' or '.'`);
+      }
+      if (typeof ref.name !== 'string' || ref.name === '') {
+        add(RULES.apiEnv, join(refAt, 'name'), 'Required value');
+      }
+    }
+  });
+  list(c.envFrom).forEach((e, i) => {
+    const at = join(path, 'envFrom', i);
+    const sources = ['configMapRef', 'secretRef'].filter((k) => isObject(e[k]));
+    if (sources.length !== 1) {
+      add(RULES.apiEnv, at, sources.length === 0 ? 'Invalid value: "": must specify one of: `configMapRef` or `secretRef`' : 'Invalid value: "": may not have more than one field specified at a time');
+    }
+    if (typeof e.prefix === 'string' && e.prefix !== '' && !ENV_NAME.test(e.prefix)) {
+      add(RULES.apiEnv, join(at, 'prefix'), `Invalid value: ${show(e.prefix)}: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit`);
+    }
+    for (const s of sources) {
+      if (typeof e[s].name !== 'string' || e[s].name === '') add(RULES.apiEnv, join(at, s, 'name'), 'Required value');
+    }
+  });
+}
+
+const STANDARD_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
+
+function checkResources(add: Add, path: string, c: KubeObject): void {
+  const r = c.resources;
+  if (!isObject(r)) return;
+  for (const kind of ['limits', 'requests']) {
+    if (!isObject(r[kind])) continue;
+    for (const [name, value] of Object.entries(r[kind])) {
+      const at = join(path, 'resources', kind, name);
+      const standard = STANDARD_RESOURCES.includes(name) || name.startsWith('hugepages-');
+      if (!standard && (!name.includes('/') || checkQualifiedName('resource', name) !== undefined || name.startsWith('kubernetes.io/') || name.startsWith('requests.'))) {
+        add(RULES.apiResources, at, `Invalid value: ${show(name)}: must be a standard resource type or fully qualified`);
+        continue;
+      }
+      const v = parseQuantity(value);
+      if (v !== undefined && v.nanos < 0n) {
+        add(RULES.apiResources, at, `Invalid value: ${show(value)}: must be greater than or equal to 0`);
+      }
+      if (!standard && v !== undefined && v.nanos % 1_000_000_000n !== 0n) {
+        add(RULES.apiResources, at, `Invalid value: ${show(value)}: must be an integer`);
+      }
+    }
+  }
+  if (isObject(r.limits) && isObject(r.requests)) {
+    for (const [name, value] of Object.entries(r.requests)) {
+      const req = parseQuantity(value);
+      const lim = parseQuantity(r.limits[name]);
+      if (req !== undefined && lim !== undefined && compareQuantities(req, lim) > 0) {
+        add(RULES.apiResources, join(path, 'resources', 'requests', name), `Invalid value: ${show(value)}: must be less than or equal to ${name} limit of ${show(r.limits[name])}`);
+      } else if (lim !== undefined && !STANDARD_RESOURCES.includes(name) && (req === undefined || compareQuantities(req, lim) !== 0)) {
+        // Extended resources cannot be overcommitted.
+        add(RULES.apiResources, join(path, 'resources', 'requests', name), `Invalid value: ${show(value)}: must be equal to ${name} limit of ${show(r.limits[name])}`);
+      }
+    }
+  }
+}
+
+/** validateHandler: exactly one of the handler fields. */
+function checkHandler(add: Add, path: string, handler: KubeObject, kinds: readonly string[]): void {
+  const set = kinds.filter((k) => isObject(handler[k]));
+  if (set.length === 0) {
+    add(RULES.apiProbes, path, 'Required value: must specify a handler type');
+  } else if (set.length > 1) {
+    add(RULES.apiProbes, join(path, set[1]), 'Forbidden: may not specify more than 1 handler type');
+  }
+  if (isObject(handler.httpGet)) {
+    if (handler.httpGet.port === undefined) add(RULES.apiProbes, join(path, 'httpGet', 'port'), 'Required value');
+    else checkPortNumOrName(add, RULES.apiProbes, join(path, 'httpGet', 'port'), handler.httpGet.port);
+    if (handler.httpGet.scheme !== undefined && !['HTTP', 'HTTPS'].includes(handler.httpGet.scheme)) {
+      add(RULES.apiProbes, join(path, 'httpGet', 'scheme'), unsupported(handler.httpGet.scheme, ['HTTP', 'HTTPS']));
+    }
+  }
+  if (isObject(handler.tcpSocket)) {
+    if (handler.tcpSocket.port === undefined) add(RULES.apiProbes, join(path, 'tcpSocket', 'port'), 'Required value');
+    else checkPortNumOrName(add, RULES.apiProbes, join(path, 'tcpSocket', 'port'), handler.tcpSocket.port);
+  }
+  if (isObject(handler.exec) && (!Array.isArray(handler.exec.command) || handler.exec.command.length === 0)) {
+    add(RULES.apiProbes, join(path, 'exec', 'command'), 'Required value');
+  }
+  if (isObject(handler.grpc) && isInt(handler.grpc.port) && (handler.grpc.port < 1 || handler.grpc.port > 65535)) {
+    add(RULES.apiProbes, join(path, 'grpc', 'port'), `Invalid value: ${handler.grpc.port}: must be between 1 and 65535, inclusive`);
+  }
+}
+
+function checkProbes(add: Add, path: string, c: KubeObject, init: boolean): void {
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    const p = c[probe];
+    if (!isObject(p)) continue;
+    const at = join(path, probe);
+    if (init && !c.restartPolicy) {
+      add(RULES.apiProbes, at, 'Forbidden: may not be set for init containers without restartPolicy=Always');
+      continue;
+    }
+    checkHandler(add, at, p, ['exec', 'httpGet', 'tcpSocket', 'grpc']);
+    for (const field of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold', 'terminationGracePeriodSeconds']) {
+      if (isInt(p[field]) && p[field] < 0) add(RULES.apiProbes, join(at, field), `Invalid value: ${p[field]}: must be greater than or equal to 0`);
+    }
+    if (probe !== 'readinessProbe' && isInt(p.successThreshold) && p.successThreshold !== 1) {
+      add(RULES.apiProbes, join(at, 'successThreshold'), `Invalid value: ${p.successThreshold}: must be 1`);
+    }
+    if (probe === 'readinessProbe' && p.terminationGracePeriodSeconds !== undefined) {
+      add(RULES.apiProbes, join(at, 'terminationGracePeriodSeconds'), 'Invalid value: must not be set for readinessProbes');
+    }
+  }
+  if (isObject(c.lifecycle)) {
+    for (const hook of ['postStart', 'preStop']) {
+      if (isObject(c.lifecycle[hook])) {
+        checkHandler(add, join(path, 'lifecycle', hook), c.lifecycle[hook], ['exec', 'httpGet', 'tcpSocket']);
+      }
+    }
+  }
+}
+
+/** ValidateSecurityContext compares the literal text: "SYS_ADMIN" (what the runtime takes) does not count. */
+const CAPABILITY_SYS_ADMIN = 'CAP_SYS_ADMIN';
+
+function checkSecurityContext(add: Add, path: string, sc: unknown, pod: boolean): void {
+  if (!isObject(sc)) return;
+  for (const id of ['runAsUser', 'runAsGroup', ...(pod ? ['fsGroup'] : [])]) {
+    if (isInt(sc[id]) && (sc[id] < 0 || sc[id] > 2147483647)) {
+      add(RULES.apiSecurityContext, join(path, id), `Invalid value: ${sc[id]}: must be between 0 and 2147483647, inclusive`);
+    }
+  }
+  if (pod) {
+    list(sc.sysctls).forEach((s, i) => {
+      if (typeof s.name !== 'string' || s.name === '') add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), 'Required value');
+      else if (!/^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/.test(s.name)) {
+        add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), `Invalid value: ${show(s.name)}: must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$`);
+      }
+    });
+    if (sc.fsGroupChangePolicy !== undefined && !['OnRootMismatch', 'Always'].includes(sc.fsGroupChangePolicy)) {
+      add(RULES.apiSecurityContext, join(path, 'fsGroupChangePolicy'), unsupported(sc.fsGroupChangePolicy, ['OnRootMismatch', 'Always']));
+    }
+  } else {
+    if (sc.privileged === true && sc.allowPrivilegeEscalation === false) {
+      add(RULES.apiSecurityContext, path, 'Invalid value: "": cannot set `allowPrivilegeEscalation` to false and `privileged` to true');
+    }
+    const added: unknown[] = isObject(sc.capabilities) && Array.isArray(sc.capabilities.add) ? sc.capabilities.add : [];
+    if (sc.allowPrivilegeEscalation === false && added.includes(CAPABILITY_SYS_ADMIN)) {
+      add(RULES.apiSecurityContext, path, 'Invalid value: "": cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN');
+    }
+    if (sc.procMount !== undefined && !['Default', 'Unmasked'].includes(sc.procMount)) {
+      add(RULES.apiSecurityContext, join(path, 'procMount'), unsupported(sc.procMount, ['Default', 'Unmasked']));
+    }
+  }
+  const seccomp = sc.seccompProfile;
+  if (isObject(seccomp)) {
+    const at = join(path, 'seccompProfile');
+    if (!['Localhost', 'RuntimeDefault', 'Unconfined'].includes(seccomp.type)) {
+      add(RULES.apiSecurityContext, join(at, 'type'), seccomp.type === undefined ? 'Required value' : unsupported(seccomp.type, ['Localhost', 'RuntimeDefault', 'Unconfined']));
+    } else if (seccomp.type === 'Localhost' && (typeof seccomp.localhostProfile !== 'string' || seccomp.localhostProfile === '')) {
+      add(RULES.apiSecurityContext, join(at, 'localhostProfile'), 'Required value: must be set when seccomp type is Localhost');
+    } else if (seccomp.type !== 'Localhost' && seccomp.localhostProfile !== undefined) {
+      add(RULES.apiSecurityContext, join(at, 'localhostProfile'), `Invalid value: ${show(seccomp.localhostProfile)}: can only be set when seccomp type is Localhost`);
+    }
+  }
+}
+
+function checkContainerPorts(add: Add, path: string, c: KubeObject, hostNetwork: boolean): void {
+  const names = new Set<string>();
+  list(c.ports).forEach((p, i) => {
+    const at = join(path, 'ports', i);
+    if (p.containerPort === undefined) {
+      add(RULES.apiPorts, join(at, 'containerPort'), 'Required value');
+    } else if (isInt(p.containerPort) && (p.containerPort < 1 || p.containerPort > 65535)) {
+      add(RULES.apiPorts, join(at, 'containerPort'), `Invalid value: ${p.containerPort}: must be between 1 and 65535, inclusive`);
+    }
+    if (isInt(p.hostPort) && (p.hostPort < 0 || p.hostPort > 65535)) {
+      add(RULES.apiPorts, join(at, 'hostPort'), `Invalid value: ${p.hostPort}: must be between 1 and 65535, inclusive`);
+    }
+    if (p.protocol !== undefined && !PROTOCOLS.includes(p.protocol)) {
+      add(RULES.apiPorts, join(at, 'protocol'), unsupported(p.protocol, PROTOCOLS));
+    }
+    if (typeof p.name === 'string' && p.name !== '') {
+      const problem = portNameProblem(p.name);
+      if (problem) add(RULES.apiPorts, join(at, 'name'), `Invalid value: ${show(p.name)}: ${problem}`);
+      if (names.has(p.name)) add(RULES.apiPorts, join(at, 'name'), `Duplicate value: ${show(p.name)}`);
+      names.add(p.name);
+    }
+    if (hostNetwork && isInt(p.hostPort) && p.hostPort !== 0 && p.hostPort !== p.containerPort) {
+      add(RULES.apiPorts, join(at, 'hostPort'), `Invalid value: ${p.hostPort}: must match \`containerPort\` when \`hostNetwork\` is true`);
+    }
+  });
+}
+
+function checkVolumes(add: Add, pod: PodTemplate, claimTemplates: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  list(pod.spec.volumes).forEach((v, i) => {
+    const at = join(pod.specPath, 'volumes', i);
+    if (typeof v.name !== 'string' || v.name === '') {
+      add(RULES.apiVolumes, join(at, 'name'), 'Required value');
+    } else {
+      const problem = checkDns1123Label('name', v.name);
+      if (problem) add(RULES.apiVolumes, join(at, 'name'), invalid(v.name, problem)!);
+      if (names.has(v.name)) add(RULES.apiVolumes, join(at, 'name'), `Duplicate value: ${show(v.name)}`);
+      names.add(v.name);
+    }
+    const sources = Object.keys(v).filter((k) => k !== 'name' && isObject(v[k]));
+    // A volume without a source is defaulted to emptyDir (SetDefaults_Volume).
+    if (sources.length > 1) {
+      add(RULES.apiVolumes, join(at, sources[1]), 'Forbidden: may not specify more than 1 volume type');
+    }
+    if (isObject(v.hostPath) && (typeof v.hostPath.path !== 'string' || v.hostPath.path === '')) {
+      add(RULES.apiVolumes, join(at, 'hostPath', 'path'), 'Required value');
+    }
+    if (isObject(v.hostPath) && v.hostPath.type !== undefined && !['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'].includes(v.hostPath.type)) {
+      add(RULES.apiVolumes, join(at, 'hostPath', 'type'), unsupported(v.hostPath.type, ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket']));
+    }
+    if (isObject(v.configMap) && (typeof v.configMap.name !== 'string' || v.configMap.name === '')) {
+      add(RULES.apiVolumes, join(at, 'configMap', 'name'), 'Required value');
+    }
+    if (isObject(v.secret) && (typeof v.secret.secretName !== 'string' || v.secret.secretName === '')) {
+      add(RULES.apiVolumes, join(at, 'secret', 'secretName'), 'Required value');
+    }
+  });
+  // A StatefulSet's volumeClaimTemplates are volumes of its pods too.
+  claimTemplates.forEach((name) => names.add(name));
+  return names;
+}
+
+function checkVolumeMounts(add: Add, path: string, c: KubeObject, volumes: Set<string>): void {
+  const paths = new Set<string>();
+  list(c.volumeMounts).forEach((m, i) => {
+    const at = join(path, 'volumeMounts', i);
+    if (typeof m.name !== 'string' || m.name === '') {
+      add(RULES.apiVolumes, join(at, 'name'), 'Required value');
+    } else if (!volumes.has(m.name)) {
+      add(RULES.apiVolumes, join(at, 'name'), `Not found: ${show(m.name)}`);
+    }
+    if (typeof m.mountPath !== 'string' || m.mountPath === '') {
+      add(RULES.apiVolumes, join(at, 'mountPath'), 'Required value');
+    } else {
+      if (paths.has(m.mountPath)) add(RULES.apiVolumes, join(at, 'mountPath'), `Invalid value: ${show(m.mountPath)}: must be unique`);
+      paths.add(m.mountPath);
+    }
+    if (typeof m.subPath === 'string' && (m.subPath.startsWith('/') || m.subPath.split('/').includes('..'))) {
+      add(RULES.apiVolumes, join(at, 'subPath'), `Invalid value: ${show(m.subPath)}: must be a relative path without '..'`);
+    }
+    if (m.mountPropagation !== undefined && !['None', 'HostToContainer', 'Bidirectional'].includes(m.mountPropagation)) {
+      add(RULES.apiVolumes, join(at, 'mountPropagation'), unsupported(m.mountPropagation, ['Bidirectional', 'HostToContainer', 'None']));
+    }
+  });
+}
+
+/** ValidateTolerations, as the server applies it (label-value syntax for Equal). */
+function checkTolerations(add: Add, path: string, tolerations: unknown): void {
+  list(tolerations).forEach((t, i) => {
+    const at = join(path, 'tolerations', i);
+    const operator = t.operator ?? 'Equal';
+    if (typeof t.key === 'string' && t.key !== '') {
+      const problem = checkQualifiedName('key', t.key);
+      if (problem) add(RULES.apiTolerations, join(at, 'key'), invalid(t.key, problem)!);
+    } else if (operator !== 'Exists') {
+      add(RULES.apiTolerations, join(at, 'operator'), `Invalid value: ${show(operator)}: operator must be Exists when \`key\` is empty, which means "match all values and all keys"`);
+    }
+    if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') {
+      add(RULES.apiTolerations, join(at, 'effect'), `Invalid value: ${show(t.effect ?? '')}: effect must be 'NoExecute' when \`tolerationSeconds\` is set`);
+    }
+    if (operator === 'Equal') {
+      const problem = checkLabelValue('value', t.value ?? '');
+      if (problem) add(RULES.apiTolerations, join(at, 'value'), invalid(t.value, problem)!);
+    } else if (operator === 'Exists') {
+      if (typeof t.value === 'string' && t.value !== '') {
+        add(RULES.apiTolerations, join(at, 'operator'), 'Invalid value: ' + show(t.value) + ": value must be empty when `operator` is 'Exists'");
+      }
+    } else {
+      add(RULES.apiTolerations, join(at, 'operator'), unsupported(operator, ['Equal', 'Exists']));
+    }
+    if (t.effect !== undefined && t.effect !== '' && !['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect)) {
+      add(RULES.apiTolerations, join(at, 'effect'), unsupported(t.effect, ['NoSchedule', 'PreferNoSchedule', 'NoExecute']));
+    }
+  });
+}
+
+const NODE_OPERATORS = ['DoesNotExist', 'Exists', 'Gt', 'In', 'Lt', 'NotIn'];
+
+function checkNodeSelectorTerm(add: Add, path: string, term: KubeObject): void {
+  list(term.matchExpressions).forEach((r, i) => {
+    const at = join(path, 'matchExpressions', i);
+    const values: unknown[] = Array.isArray(r.values) ? r.values : [];
+    switch (r.operator) {
+      case 'In': case 'NotIn':
+        if (values.length === 0) add(RULES.apiAffinity, join(at, 'values'), "Required value: must be specified when `operator` is 'In' or 'NotIn'");
+        break;
+      case 'Exists': case 'DoesNotExist':
+        if (values.length > 0) add(RULES.apiAffinity, join(at, 'values'), "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+        break;
+      case 'Gt': case 'Lt':
+        if (values.length !== 1) add(RULES.apiAffinity, join(at, 'values'), "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'");
+        break;
+      default:
+        add(RULES.apiAffinity, join(at, 'operator'), unsupported(r.operator, NODE_OPERATORS));
+    }
+    const problem = checkQualifiedName('key', r.key);
+    if (problem) add(RULES.apiAffinity, join(at, 'key'), invalid(r.key, problem)!);
+  });
+  list(term.matchFields).forEach((r, i) => {
+    const at = join(path, 'matchFields', i);
+    if (r.key !== 'metadata.name') {
+      add(RULES.apiAffinity, join(at, 'key'), unsupported(r.key, ['metadata.name']));
+    }
+    if (!['In', 'NotIn'].includes(r.operator)) {
+      add(RULES.apiAffinity, join(at, 'operator'), unsupported(r.operator, ['In', 'NotIn']));
+    } else if (!Array.isArray(r.values) || r.values.length !== 1) {
+      add(RULES.apiAffinity, join(at, 'values'), 'Required value: must be only one value when `operator` is \'In\' or \'NotIn\' for node field selector');
+    }
+  });
+}
+
+/** validatePodAffinityTerm: a topologyKey, valid selectors, namespaces that are DNS-1123 labels. */
+function checkPodAffinityTerm(add: Add, path: string, term: KubeObject): void {
+  if (typeof term.topologyKey !== 'string' || term.topologyKey === '') {
+    add(RULES.apiAffinity, join(path, 'topologyKey'), 'Required value: can not be empty');
+  } else {
+    const problem = checkQualifiedName('key', term.topologyKey);
+    if (problem) add(RULES.apiAffinity, join(path, 'topologyKey'), invalid(term.topologyKey, problem)!);
+  }
+  checkLabelSelector(add, join(path, 'labelSelector'), term.labelSelector);
+  checkLabelSelector(add, join(path, 'namespaceSelector'), term.namespaceSelector);
+  (Array.isArray(term.namespaces) ? term.namespaces : []).forEach((ns: unknown, i: number) => {
+    const problem = checkDns1123Label('namespace', ns);
+    if (problem) add(RULES.apiAffinity, join(path, 'namespaces', i), invalid(ns, problem)!);
+  });
+}
+
+/** validatePodAffinity and validatePodAntiAffinity: required terms, and weighted preferred ones. */
+function checkPodAffinity(add: Add, path: string, affinity: unknown): void {
+  if (!isObject(affinity)) return;
+  list(affinity.requiredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => checkPodAffinityTerm(add, join(path, 'requiredDuringSchedulingIgnoredDuringExecution', i), t));
+  list(affinity.preferredDuringSchedulingIgnoredDuringExecution).forEach((p, i) => {
+    const at = join(path, 'preferredDuringSchedulingIgnoredDuringExecution', i);
+    if (isInt(p.weight) && (p.weight < 1 || p.weight > 100)) add(RULES.apiAffinity, join(at, 'weight'), `Invalid value: ${p.weight}: must be in the range 1-100`);
+    if (isObject(p.podAffinityTerm)) checkPodAffinityTerm(add, join(at, 'podAffinityTerm'), p.podAffinityTerm);
+  });
+}
+
+function checkAffinity(add: Add, path: string, affinity: unknown): void {
+  if (!isObject(affinity)) return;
+  checkPodAffinity(add, join(path, 'affinity', 'podAffinity'), affinity.podAffinity);
+  checkPodAffinity(add, join(path, 'affinity', 'podAntiAffinity'), affinity.podAntiAffinity);
+  if (!isObject(affinity.nodeAffinity)) return;
+  const at = join(path, 'affinity', 'nodeAffinity');
+  const required = affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution;
+  if (isObject(required)) {
+    if (list(required.nodeSelectorTerms).length === 0) {
+      add(RULES.apiAffinity, join(at, 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'), 'Required value: must have at least one node selector term');
+    }
+    list(required.nodeSelectorTerms).forEach((t, i) => checkNodeSelectorTerm(add, join(at, 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms', i), t));
+  }
+  list(affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution).forEach((p, i) => {
+    const pat = join(at, 'preferredDuringSchedulingIgnoredDuringExecution', i);
+    if (isInt(p.weight) && (p.weight < 1 || p.weight > 100)) add(RULES.apiAffinity, join(pat, 'weight'), `Invalid value: ${p.weight}: must be in the range 1-100`);
+    if (isObject(p.preference)) checkNodeSelectorTerm(add, join(pat, 'preference'), p.preference);
+  });
+}
+
+function checkTopologySpread(add: Add, path: string, constraints: unknown): void {
+  const seen = new Set<string>();
+  list(constraints).forEach((c, i) => {
+    const at = join(path, 'topologySpreadConstraints', i);
+    if (isInt(c.maxSkew) && c.maxSkew <= 0) add(RULES.apiTopologySpread, join(at, 'maxSkew'), `Invalid value: ${c.maxSkew}: must be greater than zero`);
+    if (typeof c.topologyKey !== 'string' || c.topologyKey === '') add(RULES.apiTopologySpread, join(at, 'topologyKey'), 'Required value: can not be empty');
+    if (!['DoNotSchedule', 'ScheduleAnyway'].includes(c.whenUnsatisfiable)) add(RULES.apiTopologySpread, join(at, 'whenUnsatisfiable'), unsupported(c.whenUnsatisfiable, ['DoNotSchedule', 'ScheduleAnyway']));
+    if (c.minDomains !== undefined) {
+      if (isInt(c.minDomains) && c.minDomains <= 0) add(RULES.apiTopologySpread, join(at, 'minDomains'), `Invalid value: ${c.minDomains}: must be greater than 0`);
+      else if (c.whenUnsatisfiable !== 'DoNotSchedule') add(RULES.apiTopologySpread, join(at, 'minDomains'), `Invalid value: ${c.minDomains}: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${c.whenUnsatisfiable}`);
+    }
+    checkLabelSelector(add, join(at, 'labelSelector'), c.labelSelector);
+    const key = `${c.topologyKey}/${c.whenUnsatisfiable}`;
+    if (seen.has(key)) add(RULES.apiTopologySpread, at, `Duplicate value: "{${c.topologyKey}, ${c.whenUnsatisfiable}}"`);
+    seen.add(key);
+  });
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+const isIp = (s: unknown) => typeof s === 'string' && (IPV4.test(s) || (/^[0-9a-fA-F:.]+$/.test(s) && s.includes(':')));
+
+function checkDns(add: Add, pod: PodTemplate): void {
+  const spec = pod.spec;
+  const policies = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+  if (spec.dnsPolicy !== undefined && !policies.includes(spec.dnsPolicy)) {
+    add(RULES.apiDns, join(pod.specPath, 'dnsPolicy'), unsupported(spec.dnsPolicy, policies));
+  }
+  const config = isObject(spec.dnsConfig) ? spec.dnsConfig : undefined;
+  if (spec.dnsPolicy === 'None' && (!config || !Array.isArray(config.nameservers) || config.nameservers.length === 0)) {
+    add(RULES.apiDns, join(pod.specPath, 'dnsConfig', 'nameservers'), 'Required value: must provide at least one DNS nameserver when DNSPolicy is set to "None"');
+  }
+  if (config) {
+    const ns: unknown[] = Array.isArray(config.nameservers) ? config.nameservers : [];
+    if (ns.length > 3) add(RULES.apiDns, join(pod.specPath, 'dnsConfig', 'nameservers'), `Invalid value: ${show(ns)}: must not have more than 3 nameservers`);
+    ns.forEach((n, i) => { if (!isIp(n)) add(RULES.apiDns, join(pod.specPath, 'dnsConfig', 'nameservers', i), `Invalid value: ${show(n)}: must be a valid IP address`); });
+    const searches: unknown[] = Array.isArray(config.searches) ? config.searches : [];
+    if (searches.length > 32) add(RULES.apiDns, join(pod.specPath, 'dnsConfig', 'searches'), `Invalid value: ${show(searches)}: must not have more than 32 search paths`);
+    list(config.options).forEach((o, i) => { if (typeof o.name !== 'string' || o.name === '') add(RULES.apiDns, join(pod.specPath, 'dnsConfig', 'options', i), 'Required value: Option.Name must not be empty'); });
+  }
+  list(spec.hostAliases).forEach((h, i) => {
+    const at = join(pod.specPath, 'hostAliases', i);
+    if (!isIp(h.ip)) add(RULES.apiDns, join(at, 'ip'), h.ip === undefined ? 'Required value' : `Invalid value: ${show(h.ip)}: must be a valid IP address`);
+    (Array.isArray(h.hostnames) ? h.hostnames : []).forEach((n: unknown, j: number) => {
+      const problem = checkDns1123Subdomain('hostname', n);
+      if (problem) add(RULES.apiDns, join(at, 'hostnames', j), invalid(n, problem)!);
+    });
+  });
+}
+
+/** The pod restart policies. */
+export const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+
+/** validateWindows: the Linux-only fields a pod with os.name windows may not set. */
+function checkWindows(add: Add, pod: PodTemplate): void {
+  const forbid = (path: string) => add(RULES.apiSecurityContext, path, 'Forbidden: cannot be set for a windows pod');
+  const podContext = isObject(pod.spec.securityContext) ? pod.spec.securityContext : {};
+  for (const field of ['seLinuxOptions', 'seccompProfile', 'fsGroup', 'fsGroupChangePolicy', 'sysctls', 'runAsUser', 'runAsGroup', 'supplementalGroups']) {
+    if (podContext[field] !== undefined) forbid(join(pod.specPath, 'securityContext', field));
+  }
+  if (pod.spec.shareProcessNamespace !== undefined) forbid(join(pod.specPath, 'shareProcessNamespace'));
+  for (const c of containersOf(pod)) {
+    const sc = isObject(c.container.securityContext) ? c.container.securityContext : {};
+    for (const field of ['seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged', 'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup']) {
+      if (sc[field] !== undefined) forbid(join(c.path, 'securityContext', field));
+    }
+  }
+}
+
+/**
+ * validateWindowsHostProcessPod: a pod with any hostProcess container has
+ * only hostProcess containers (set, or inherited from the pod) and the host
+ * network; pod and container may not disagree.
+ */
+function checkHostProcess(add: Add, pod: PodTemplate): void {
+  const podValue = isObject(pod.spec.securityContext) && isObject(pod.spec.securityContext.windowsOptions) ? pod.spec.securityContext.windowsOptions.hostProcess : undefined;
+  const containers = containersOf(pod);
+  let hostProcess = 0;
+  for (const c of containers) {
+    const sc = c.container.securityContext;
+    const value = isObject(sc) && isObject(sc.windowsOptions) ? sc.windowsOptions.hostProcess : undefined;
+    if (typeof podValue === 'boolean' && typeof value === 'boolean' && podValue !== value) {
+      add(RULES.apiSecurityContext, join(c.path, 'securityContext', 'windowsOptions', 'hostProcess'), `Invalid value: ${value}: pod hostProcess value must be identical if both are specified, was ${podValue}`);
+    }
+    if (value === true || (value === undefined && podValue === true)) hostProcess++;
+  }
+  if (hostProcess === 0) return;
+  if (hostProcess !== containers.length) {
+    add(RULES.apiSecurityContext, pod.specPath, 'Invalid value: "": If pod contains any hostProcess containers then all containers must be HostProcess containers');
+  }
+  if (pod.spec.hostNetwork !== true) {
+    add(RULES.apiSecurityContext, join(pod.specPath, 'hostNetwork'), 'Invalid value: false: hostNetwork must be true if pod contains any hostProcess containers');
+  }
+}
+
+/**
+ * checkHostPortConflicts: one host port (by protocol and host IP) once
+ * across the pod's containers. A Pod on the host network binds its container
+ * ports on the node (SetDefaults_Pod copies containerPort to hostPort); a
+ * template is not defaulted, so there only hostPort counts.
+ */
+function checkHostPortConflicts(add: Add, pod: PodTemplate, isPod: boolean): void {
+  const seen = new Set<string>();
+  list(pod.spec.containers).forEach((c, i) => {
+    list(c.ports).forEach((p, j) => {
+      const hostPort = isInt(p.hostPort) && p.hostPort !== 0 ? p.hostPort : isPod && pod.spec.hostNetwork === true && isInt(p.containerPort) ? p.containerPort : 0;
+      if (hostPort === 0) return;
+      const key = `${typeof p.protocol === 'string' && p.protocol !== '' ? p.protocol : 'TCP'}/${typeof p.hostIP === 'string' ? p.hostIP : ''}/${hostPort}`;
+      if (seen.has(key)) add(RULES.apiPorts, join(pod.specPath, 'containers', i, 'ports', j, 'hostPort'), `Duplicate value: ${show(key)}`);
+      seen.add(key);
+    });
+  });
+}
+
+/**
+ * ValidatePodSpec and the containers in it; a StatefulSet's claim templates
+ * name volumes too. A template (not a Pod) may hold no ephemeral containers
+ * (ValidatePodTemplateSpec), and a Pod gets them only after it is created
+ * (ValidatePodCreate).
+ */
+export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly string[] = []): void {
+  const spec = pod.spec;
+  const at = pod.specPath;
+  const isPod = pod.metadataPath === 'metadata';
+  if (list(spec.containers).length === 0) {
+    add(RULES.apiContainer, join(at, 'containers'), 'Required value');
+  }
+  if (Array.isArray(spec.ephemeralContainers) && spec.ephemeralContainers.length > 0) {
+    add(RULES.apiContainer, join(at, 'ephemeralContainers'), isPod ? 'Forbidden: cannot be set on create' : 'Forbidden: ephemeral containers not allowed in pod template');
+  }
+  checkHostProcess(add, pod);
+  checkHostPortConflicts(add, pod, isPod);
+  if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
+    add(RULES.apiPodSpec, join(at, 'restartPolicy'), unsupported(spec.restartPolicy, RESTART_POLICIES));
+  }
+  // A negative terminationGracePeriodSeconds is accepted, with a warning, and treated as 1.
+  if (isInt(spec.activeDeadlineSeconds) && spec.activeDeadlineSeconds <= 0) {
+    add(RULES.apiPodSpec, join(at, 'activeDeadlineSeconds'), `Invalid value: ${spec.activeDeadlineSeconds}: must be between 1 and 2147483647, inclusive`);
+  }
+  for (const [field, check] of [['hostname', checkDns1123Label], ['subdomain', checkDns1123Label], ['priorityClassName', checkDns1123Subdomain], ['serviceAccountName', checkDns1123Subdomain], ['nodeName', checkDns1123Subdomain]] as const) {
+    if (typeof spec[field] === 'string' && spec[field] !== '') {
+      const problem = check(field, spec[field]);
+      if (problem) add(RULES.apiPodSpec, join(at, field), invalid(spec[field], problem)!);
+    }
+  }
+  if (isObject(spec.nodeSelector)) {
+    for (const [key, value] of Object.entries(spec.nodeSelector)) {
+      const problem = checkQualifiedName('key', key) ?? checkLabelValue('value', value);
+      if (problem) add(RULES.apiPodSpec, join(at, 'nodeSelector', key), invalid(checkQualifiedName('key', key) ? key : value, problem)!);
+    }
+  }
+  if (spec.os !== undefined && isObject(spec.os) && !['linux', 'windows'].includes(spec.os.name)) {
+    add(RULES.apiPodSpec, join(at, 'os', 'name'), unsupported(spec.os.name, ['linux', 'windows']));
+  }
+  checkSecurityContext(add, join(at, 'securityContext'), spec.securityContext, true);
+  if (isObject(spec.os) && spec.os.name === 'windows') {
+    checkWindows(add, pod);
+  }
+  checkTolerations(add, at, spec.tolerations);
+  checkAffinity(add, at, spec.affinity);
+  checkTopologySpread(add, at, spec.topologySpreadConstraints);
+  checkDns(add, pod);
+  const volumes = checkVolumes(add, pod, claimTemplates);
+  const names = new Map<string, string>();
+  for (const c of containersOf(pod)) {
+    const container = c.container;
+    const init = c.path.includes('initContainers');
+    if (typeof container.name !== 'string' || container.name === '') {
+      add(RULES.apiContainer, join(c.path, 'name'), 'Required value');
+    } else {
+      const problem = checkDns1123Label('name', container.name);
+      if (problem) add(RULES.apiContainer, join(c.path, 'name'), invalid(container.name, problem)!);
+      if (names.has(container.name)) add(RULES.apiContainer, join(c.path, 'name'), `Duplicate value: ${show(container.name)}`);
+      names.set(container.name, c.path);
+    }
+    if (typeof container.image !== 'string' || container.image === '') {
+      add(RULES.apiContainer, join(c.path, 'image'), 'Required value');
+    }
+    if (container.imagePullPolicy !== undefined && !PULL_POLICIES.includes(container.imagePullPolicy)) {
+      add(RULES.apiContainer, join(c.path, 'imagePullPolicy'), unsupported(container.imagePullPolicy, PULL_POLICIES));
+    }
+    if (container.terminationMessagePolicy !== undefined && !['File', 'FallbackToLogsOnError'].includes(container.terminationMessagePolicy)) {
+      add(RULES.apiContainer, join(c.path, 'terminationMessagePolicy'), unsupported(container.terminationMessagePolicy, ['File', 'FallbackToLogsOnError']));
+    }
+    if (container.restartPolicy !== undefined && !(init && container.restartPolicy === 'Always')) {
+      add(RULES.apiContainer, join(c.path, 'restartPolicy'), init ? unsupported(container.restartPolicy, ['Always']) : 'Forbidden: may not be set for non-init containers');
+    }
+    if (c.path.includes('ephemeralContainers')) {
+      for (const field of ['ports', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources']) {
+        if (container[field] !== undefined) add(RULES.apiContainer, join(c.path, field), 'Forbidden: cannot be set for an Ephemeral Container');
+      }
+    } else {
+      checkContainerPorts(add, c.path, container, spec.hostNetwork === true);
+      checkProbes(add, c.path, container, init);
+      checkResources(add, c.path, container);
+    }
+    checkEnv(add, c.path, container);
+    checkVolumeMounts(add, c.path, container, volumes);
+    checkSecurityContext(add, join(c.path, 'securityContext'), container.securityContext, false);
+  }
+}
+
+/** A workload's pod template restartPolicy: only the policies the kind allows. */
+export function checkTemplateRestartPolicy(add: Add, rule: Rule, pod: PodTemplate, allowed: string[]): void {
+  const policy = pod.spec.restartPolicy;
+  if (policy !== undefined && RESTART_POLICIES.includes(policy) && !allowed.includes(policy)) {
+    add(rule, join(pod.specPath, 'restartPolicy'), unsupported(policy, allowed));
+  }
+}

@@ -1,0 +1,415 @@
+/**
+ * The checks' pipeline: read the input as kubectl does (YAML 1.1, Lists
+ * expanded, files that are no manifests set aside with a note), see each
+ * object as the API server does (./normalize), judge it by every rule and by
+ * the rules across objects, and attach waivers and positions. The rules live
+ * in the modules it imports.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ANNOTATIONS_SIZE_LIMIT, annotationsSizeAfterApply, LAST_APPLIED_ANNOTATION, lastAppliedSize } from '../k8s/apply';
+import { checkMeta } from './api/meta';
+import { checkApiValidation } from './api-validation';
+import { checkCustomResource, checkCustomResourceDefinition, CrdIndex, crdIndex, groupOf, isCustomGroup } from './crds';
+import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
+import { Finding, KubeObject, Problem, show } from './finding';
+import { checkMetadata } from './metadata';
+import { checkNamespaceLabels, namespacePolicies, NamespacePolicy } from './namespaces';
+import { normalize } from './normalize';
+import { checkPodSecurity, isAtLeastAsStrict, PodSecurityLevel } from './pod-security';
+import { PodTemplate, podTemplateOf } from './pod-templates';
+import { ALL_RULES, Rule, RULES, Severity, WAIVER_PREFIX } from './rules';
+import { checkSchema, isBuiltInGroup } from './schema';
+import { checkWorkload } from './workload';
+import { Locator, parseYaml, YamlDocument } from './yaml';
+
+/** How to judge the input. */
+export interface CheckOptions {
+  /**
+   * The Pod Security level of namespaces the input does not hold (a Namespace
+   * in the input is judged at its own `pod-security.kubernetes.io/enforce`
+   * and `warn` labels).
+   * @default 'restricted'
+   */
+  readonly podSecurity?: 'privileged' | 'baseline' | 'restricted';
+  /**
+   * Kinds not to check at all: `Kind` (every apiVersion) or `apiVersion/Kind`
+   * (`monitoring.coreos.com/v1/ServiceMonitor`). Each skip is reported as a note.
+   * @default none
+   */
+  readonly skipKinds?: readonly string[];
+  /**
+   * How the manifests are applied: `client-side` (kubectl apply's default,
+   * which stores the object in an annotation) or `server-side`
+   * (`kubectl apply --server-side`).
+   * @default 'client-side'
+   */
+  readonly apply?: 'client-side' | 'server-side';
+}
+
+/** Something the checks set aside, and why: a file or document that is no manifest, a skipped kind. */
+export interface Note {
+  /** The file, when known. */
+  readonly file?: string;
+  /** What is set aside and why. */
+  readonly message: string;
+}
+
+/** Everything a run of the checks found. */
+export interface CheckReport {
+  /** The findings, in input order. */
+  readonly findings: Finding[];
+  /** What was set aside, and why. */
+  readonly notes: Note[];
+  /** How many inputs (files, stdin) were read. */
+  readonly files: number;
+  /** How many Kubernetes objects they held (List items counted one by one), skipped kinds included. */
+  readonly objects: number;
+}
+
+/** One object of the input, with where it came from. */
+interface Entry {
+  /** The object as written. */
+  readonly object: KubeObject;
+  readonly file?: string;
+  /** Its path in its document: '' or `items[2]` (kubectl expands Lists). */
+  readonly at: string;
+  readonly locate?: Locator;
+}
+
+const RULES_BY_ID = new Map<string, Rule>(ALL_RULES.map((r) => [r.id, r]));
+
+function isObject(value: unknown): value is KubeObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(obj: KubeObject): string {
+  const kind = typeof obj?.kind === 'string' ? obj.kind : '(no kind)';
+  const name = typeof obj?.metadata?.name === 'string' ? obj.metadata.name : '(no name)';
+  return `${kind}/${name}`;
+}
+
+/** A field path inside an object at `at` in its document. */
+function prefixed(at: string, field: string): string {
+  if (at === '') return field;
+  if (field === '' || field === '(object)' || field === '(document)') return at;
+  return field.startsWith('[') ? `${at}${field}` : `${at}.${field}`;
+}
+
+/** The object's waivers by rule id, and the problems with the waivers themselves. */
+function waiversOf(obj: KubeObject): { waivers: Map<string, string>; problems: Problem[] } {
+  const waivers = new Map<string, string>();
+  const problems: Problem[] = [];
+  for (const [key, reason] of Object.entries<unknown>(obj?.metadata?.annotations ?? {})) {
+    if (!key.startsWith(WAIVER_PREFIX)) {
+      continue;
+    }
+    const id = key.slice(WAIVER_PREFIX.length);
+    const at = `metadata.annotations["${key}"]`;
+    if (!RULES_BY_ID.has(id) || id === RULES.waiver.id) {
+      problems.push({ rule: RULES.waiver, path: at, message: `waives ${JSON.stringify(id)}, which is no rule; rules: ${[...RULES_BY_ID.keys()].filter((r) => r !== RULES.waiver.id).join(', ')}` });
+    } else if (typeof reason !== 'string' || reason.trim() === '') {
+      problems.push({ rule: RULES.waiver, path: at, message: `waives ${JSON.stringify(id)} without a reason` });
+    } else {
+      waivers.set(id, reason.trim());
+    }
+  }
+  return { waivers, problems };
+}
+
+/** The pod-spec rules the API server applies to Pods and templates, but not to a StatefulSet's template. */
+const POD_SPEC_RULES: ReadonlySet<Rule> = new Set<Rule>([
+  RULES.apiPodSpec, RULES.apiContainer, RULES.apiPorts, RULES.apiEnv, RULES.apiResources, RULES.apiProbes, RULES.apiVolumes,
+  RULES.apiSecurityContext, RULES.apiTolerations, RULES.apiAffinity, RULES.apiTopologySpread, RULES.apiDns,
+]);
+
+/**
+ * A StatefulSet's pod template is not validated on create (only its labels
+ * and annotations are): what would refuse a Pod warns there, since every pod
+ * the controller creates will be refused.
+ */
+function asStatefulSetTemplate(obj: KubeObject, problems: Problem[]): Problem[] {
+  if (obj.kind !== 'StatefulSet') return problems;
+  return problems.map((p) => {
+    const inSpec = p.path === 'spec.template.spec' || p.path.startsWith('spec.template.spec.') || p.path.startsWith('spec.template.spec[');
+    const notValidated = POD_SPEC_RULES.has(p.rule) || (p.rule === RULES.schema && p.message.startsWith('must have required field'));
+    return inSpec && notValidated
+      ? { rule: RULES.statefulSetTemplate, path: p.path, message: `${p.message} [${p.rule.id}]: the API server accepts this in a StatefulSet's template, and refuses every pod made from it` }
+      : p;
+  });
+}
+
+/**
+ * The problems of one object (already normalized) by every rule of one object
+ * but Pod Security: those of its schema and metadata, and the rest (Pod
+ * Security findings go between, so that a report reads from the object's
+ * shape to its details).
+ */
+function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdIndex): { shape: Problem[]; rest: Problem[]; served: boolean } {
+  const group = groupOf(obj.apiVersion);
+  if (typeof obj.kind === 'string' && obj.kind !== '' && isCustomGroup(group) && !isBuiltInGroup(group)) {
+    return { ...customResourceProblems(obj, crds), served: false };
+  }
+  const schema = checkSchema(obj);
+  const shape = asStatefulSetTemplate(obj, [...schema, ...checkMetadata(obj), ...checkNamespaceLabels(obj)]);
+  // The API server validates only kinds it serves; the workload rules need a served kind too.
+  if (schema.some((p) => p.rule === RULES.removedApi || p.rule === RULES.unknownKind)) {
+    return { shape, rest: [], served: false };
+  }
+  // A field the schema already refuses (a missing required one) is reported once.
+  const withoutSchemaDuplicates = (list: Problem[]) => list.filter((p) => !schema.some((s) => s.path === p.path));
+  return {
+    shape,
+    rest: asStatefulSetTemplate(obj, [
+      ...checkWorkload(obj, pod),
+      ...withoutSchemaDuplicates(checkApiValidation(obj, pod)),
+      ...checkDaemonSetRules(obj, pod),
+      ...checkCustomResourceDefinition(obj),
+    ]),
+    served: true,
+  };
+}
+
+/**
+ * Client-side `kubectl apply` stores the object, as JSON, in its
+ * last-applied-configuration annotation, and the annotations of an object
+ * may hold 256 KiB in all (ValidateAnnotationsSize): a larger object needs
+ * `kubectl apply --server-side`.
+ */
+function checkLastApplied(obj: KubeObject): Problem[] {
+  const total = annotationsSizeAfterApply(obj);
+  return total <= ANNOTATIONS_SIZE_LIMIT ? [] : [{
+    rule: RULES.kubectlApply, path: 'metadata.annotations',
+    message: `Too long: client-side kubectl apply stores this object (${lastAppliedSize(obj)} bytes of JSON) in the annotation ${LAST_APPLIED_ANNOTATION}, and annotations may hold at most ${ANNOTATIONS_SIZE_LIMIT} bytes in all (${total} here): apply it with kubectl apply --server-side`,
+  }];
+}
+
+/** A custom resource: judged by its CRD when the input holds it, else only a warning that it is not judged. */
+function customResourceProblems(obj: KubeObject, crds: CrdIndex): { shape: Problem[]; rest: Problem[] } {
+  const found = checkCustomResource(obj, crds);
+  if (found === undefined) {
+    return { shape: [{ rule: RULES.crdNotInInput, path: 'apiVersion', message: `not checked: its CustomResourceDefinition (kind ${show(obj.kind)} of ${show(groupOf(obj.apiVersion))}) is not in the input` }], rest: [] };
+  }
+  const crd = crds.get(groupOf(obj.apiVersion), obj.kind)!;
+  const scoped = crd.scope === 'Cluster' && obj.metadata?.namespace !== undefined
+    ? [{ rule: RULES.clusterScopedNamespace, path: 'metadata.namespace', message: `${obj.kind} is cluster-scoped (CustomResourceDefinition ${crd.name}) but sets namespace ${show(obj.metadata.namespace)}; the API server ignores it` }]
+    : [];
+  const meta: Problem[] = [];
+  checkMeta((rule, path, message) => meta.push({ rule, path, message }), obj);
+  return { shape: [...found, ...scoped, ...checkMetadata(obj)], rest: meta };
+}
+
+/** A Pod Security problem, with the severity and note its namespace gives it. */
+interface PodSecurityProblem extends Problem {
+  /** Warning when the namespace only warns at this level. */
+  readonly severity?: Severity;
+  /** The namespace of the input that enforces it: a waiver does not admit the pod there. */
+  readonly enforcedBy?: NamespacePolicy;
+}
+
+/**
+ * The Pod Security problems of a pod: at its namespace's enforce level when
+ * the input holds the Namespace (and, as warnings, at its warn level), else
+ * at the level for namespaces not in the input.
+ */
+function podSecurityOf(obj: KubeObject, pod: PodTemplate | undefined, policies: Map<string, NamespacePolicy>, fallback: PodSecurityLevel): PodSecurityProblem[] {
+  if (!pod) return [];
+  const ns = obj.metadata?.namespace;
+  const policy = typeof ns === 'string' ? policies.get(ns) : undefined;
+  if (!policy) return checkPodSecurity(pod, fallback);
+  const enforced = checkPodSecurity(pod, policy.enforce).map((p) => ({ ...p, enforcedBy: policy }));
+  const warn = policy.warn;
+  if (warn === undefined || warn === policy.enforce || !isAtLeastAsStrict(warn, policy.enforce)) return enforced;
+  const warned = checkPodSecurity(pod, warn).filter((p) => !enforced.some((e) => e.path === p.path && e.rule === p.rule))
+    .map((p) => ({ ...p, severity: Severity.WARNING, message: `${p.message} (namespace ${show(policy.name)} warns at "${warn}")` }));
+  return [...enforced, ...warned];
+}
+
+/** Judges the entries together: each one, and the rules across them. */
+function judge(entries: readonly Entry[], options: CheckOptions): Finding[] {
+  const clientSide = (options.apply ?? 'client-side') === 'client-side';
+  const fallback = (options.podSecurity ?? PodSecurityLevel.RESTRICTED) as PodSecurityLevel;
+  const normalized = entries.map((e) => (isObject(e.object) ? normalize(e.object) : undefined));
+  const objects = normalized.map((n) => n?.object).filter(isObject);
+  const across = checkPdbsAgainstDaemonSets(objects);
+  const policies = namespacePolicies(objects);
+  const crds = crdIndex(objects);
+  const findings: Finding[] = [];
+  entries.forEach((entry, i) => {
+    const object = describe(entry.object);
+    const finding = (p: Problem, waived?: string, severity: Severity = p.rule.severity): Finding => {
+      const at = prefixed(entry.at, p.path);
+      const position = entry.locate?.(at);
+      return { rule: p.rule, path: at, message: p.message, severity, file: entry.file, object, ...(waived !== undefined ? { waived } : {}), ...(position ? { line: position.line, column: position.column } : {}) };
+    };
+    const n = normalized[i];
+    if (n === undefined) {
+      findings.push(finding({ rule: RULES.schema, path: '(document)', message: 'is not a Kubernetes object (a YAML mapping)' }));
+      return;
+    }
+    const { waivers, problems: waiverProblems } = waiversOf(n.object);
+    findings.push(...waiverProblems.map((p) => finding(p)));
+    const pod = podTemplateOf(n.object);
+    const applied = clientSide ? checkLastApplied(entry.object) : [];
+    const { shape, rest, served } = problemsOf(n.object, pod, crds);
+    for (const p of [...n.problems, ...shape]) findings.push(finding(p, waivers.get(p.rule.id)));
+    for (const p of podSecurityOf(n.object, served ? pod : undefined, policies, fallback)) {
+      const waiver = waivers.get(p.rule.id);
+      if (p.enforcedBy) {
+        // The server refuses the pod whatever the annotation says.
+        const note = `namespace ${show(p.enforcedBy.name)} in the input enforces "${p.enforcedBy.enforce}"${waiver !== undefined ? ', and a waiver does not admit the pod there' : ''}`;
+        findings.push(finding({ ...p, message: `${p.message} (${note})` }, undefined, p.severity));
+      } else {
+        findings.push(finding(p, waiver, p.severity));
+      }
+    }
+    for (const p of [...rest, ...applied, ...(across.get(n.object) ?? [])]) findings.push(finding(p, waivers.get(p.rule.id)));
+  });
+  return findings;
+}
+
+/**
+ * The objects of a document as kubectl applies them: an object with `items`
+ * is a List (whatever its kind), expanded item by item; a List inside a List
+ * is refused ("is not a list: no Items field in this object").
+ */
+function expand(value: KubeObject, at: string, push: (object: KubeObject, at: string) => void, problem: (at: string, message: string) => void): void {
+  if (!Object.prototype.hasOwnProperty.call(value, 'items')) {
+    push(value, at);
+    return;
+  }
+  const items = value.items;
+  if (items === null) {
+    return;
+  }
+  if (!Array.isArray(items)) {
+    problem(prefixed(at, 'items'), `kubectl reads an object with items as a List, and items must be an array but is ${typeof items}`);
+    return;
+  }
+  items.forEach((item, i) => {
+    const itemAt = prefixed(at, `items[${i}]`);
+    if (!isObject(item)) {
+      problem(itemAt, 'a List item must be a Kubernetes object (a mapping)');
+    } else if (typeof item.apiVersion !== 'string' || typeof item.kind !== 'string' || item.apiVersion === '' || item.kind === '') {
+      problem(itemAt, `a List item needs apiVersion and kind (kubectl: "Object '${typeof item.apiVersion !== 'string' || item.apiVersion === '' ? 'apiVersion' : 'Kind'}' is missing")`);
+    } else if (Object.prototype.hasOwnProperty.call(item, 'items')) {
+      problem(itemAt, 'a List item may not be a List itself (kubectl: "*unstructured.Unstructured is not a list: no Items field in this object")');
+    } else {
+      push(item, itemAt);
+    }
+  });
+}
+
+/** Whether a file is a template of a Helm chart: under `templates/` of a folder with a Chart.yaml. */
+function isHelmTemplate(file: string): boolean {
+  let dir = path.dirname(path.resolve(file));
+  while (path.dirname(dir) !== dir) {
+    if (path.basename(dir) === 'templates' && fs.existsSync(path.join(path.dirname(dir), 'Chart.yaml'))) {
+      return true;
+    }
+    dir = path.dirname(dir);
+  }
+  return false;
+}
+
+const VALUES_FILE = /^(.*[-_.])?values([-_.].*)?\.ya?ml$/i;
+
+/** Why a document is no manifest, or undefined when it is one. */
+function notManifest(file: string | undefined, doc: YamlDocument): string | undefined {
+  const value = doc.value;
+  if (!isObject(value)) {
+    return undefined;
+  }
+  const base = file === undefined ? '' : path.basename(file);
+  if (typeof value.apiVersion === 'string' && value.apiVersion.startsWith('kustomize.config.k8s.io/')) {
+    return 'a kustomization file, not a manifest: check the output of `kubectl kustomize` instead';
+  }
+  if (base === 'Chart.yaml' && value.kind === undefined) {
+    return "a Helm chart's Chart.yaml, not a manifest: check the output of `helm template` instead";
+  }
+  if (value.apiVersion === undefined && value.kind === undefined) {
+    return VALUES_FILE.test(base) ? 'a Helm values file, not a manifest' : `document ${doc.index} has neither apiVersion nor kind: not a Kubernetes object`;
+  }
+  return undefined;
+}
+
+/** Every finding (and note) for some YAML texts, a file's or stdin's, judged together. */
+export function checkInputs(inputs: ReadonlyArray<{ readonly file: string; readonly text: string }>, options: CheckOptions = {}): CheckReport {
+  return run(inputs, options);
+}
+
+function run(inputs: ReadonlyArray<{ readonly file?: string; readonly text: string }>, options: CheckOptions): CheckReport {
+  const findings: Finding[] = [];
+  const notes: Note[] = [];
+  const entries: Entry[] = [];
+  const skipped = new Map<string, number>();
+  const skip = new Set(options.skipKinds ?? []);
+  let objects = 0;
+  for (const { file, text } of inputs) {
+    if (file !== undefined && file !== 'stdin' && isHelmTemplate(file)) {
+      notes.push({ file, message: 'a template of a Helm chart, not a manifest: check the output of `helm template` instead' });
+      continue;
+    }
+    const parsed = parseYaml(text, file);
+    findings.push(...parsed.findings);
+    for (const doc of parsed.documents) {
+      const why = notManifest(file, doc);
+      if (why !== undefined) {
+        notes.push({ file, message: why });
+        continue;
+      }
+      const push = (object: KubeObject, at: string) => {
+        objects++;
+        const key = [object.kind, `${object.apiVersion}/${object.kind}`].find((k) => skip.has(k));
+        if (key !== undefined) {
+          const at = `${file ?? ''}\u0000${key}`;
+          skipped.set(at, (skipped.get(at) ?? 0) + 1);
+        } else {
+          entries.push({ object, file, at, locate: doc.locate });
+        }
+      };
+      const problem = (at: string, message: string) => {
+        const position = doc.locate(at);
+        findings.push({ rule: RULES.kubectlApply, severity: RULES.kubectlApply.severity, file, object: `document ${doc.index}`, path: at, message, ...(position ? { line: position.line, column: position.column } : {}) });
+      };
+      if (isObject(doc.value)) {
+        expand(doc.value, '', push, problem);
+      } else {
+        entries.push({ object: doc.value as KubeObject, file, at: '', locate: doc.locate });
+        objects++;
+      }
+    }
+  }
+  for (const [key, count] of skipped) {
+    const [file, kind] = key.split('\u0000');
+    notes.push({ ...(file !== '' ? { file } : {}), message: `not checked: ${count} object(s) of kind ${kind}, skipped on request` });
+  }
+  findings.push(...judge(entries, options));
+  return { findings, notes, files: inputs.length, objects };
+}
+
+/** Every finding for some YAML texts (a file's or stdin's), judged together. */
+export function checkTexts(inputs: ReadonlyArray<{ readonly file: string; readonly text: string }>, options: CheckOptions = {}): Finding[] {
+  return checkInputs(inputs, options).findings;
+}
+
+/** Every finding for a multi-document YAML text; duplicate keys and syntax errors are findings too. */
+export function checkYaml(text: string, file?: string, options: CheckOptions = {}): Finding[] {
+  return run([{ file, text }], options).findings;
+}
+
+/** Every finding for some manifest files, judged together (rules across objects span files). */
+export function checkFiles(files: readonly string[], options: CheckOptions = {}): Finding[] {
+  return checkTexts(files.map((file) => ({ file, text: fs.readFileSync(file, 'utf-8') })), options);
+}
+
+/** Every finding for one parsed object (rules across objects need {@link checkObjects}). */
+export function checkObject(obj: KubeObject, file?: string, options: CheckOptions = {}): Finding[] {
+  return checkObjects([obj], [file], options);
+}
+
+/** Every finding for a set of objects, including the rules across objects (a PodDisruptionBudget that selects a DaemonSet's pods). */
+export function checkObjects(objects: readonly KubeObject[], files: readonly (string | undefined)[] = [], options: CheckOptions = {}): Finding[] {
+  return judge(objects.map((object, i) => ({ object, file: files[i], at: '' })), options);
+}
+

@@ -1,0 +1,70 @@
+/**
+ * Pod Security at the namespace's level: the input's Namespaces carry the
+ * levels pod-security-admission enforces and warns at
+ * (`pod-security.kubernetes.io/enforce`, `warn`, their `-version`), and the
+ * workloads in them are judged at those levels. Namespaces the input does
+ * not hold are judged at the level the caller names (`restricted` by
+ * default): their labels are not known.
+ */
+import { join, KubeObject, Problem, show } from './finding';
+import { PodSecurityLevel } from './pod-security';
+import { RULES } from './rules';
+
+const LABEL_PREFIX = 'pod-security.kubernetes.io/';
+const MODES = ['enforce', 'audit', 'warn'] as const;
+const LEVELS = Object.values(PodSecurityLevel) as string[];
+const VERSION = /^(latest|v1\.(0|[1-9]\d*))$/;
+
+/** What a Namespace of the input enforces and warns at. */
+export interface NamespacePolicy {
+  /** The namespace's name. */
+  readonly name: string;
+  /** The level pods must meet; PSA's default (privileged) without the label. */
+  readonly enforce: PodSecurityLevel;
+  /** The level workloads are warned at, when the namespace sets one. */
+  readonly warn?: PodSecurityLevel;
+  /** The enforced policy version as labelled (`latest`, `v1.28`); the checks judge by the v1.28 controls. */
+  readonly enforceVersion?: string;
+}
+
+function isObject(value: unknown): value is KubeObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The Pod Security policy of every Namespace among the objects, by name. */
+export function namespacePolicies(objects: readonly KubeObject[]): Map<string, NamespacePolicy> {
+  const policies = new Map<string, NamespacePolicy>();
+  for (const o of objects) {
+    if (o.kind !== 'Namespace' || o.apiVersion !== 'v1' || typeof o.metadata?.name !== 'string') continue;
+    const labels: Record<string, unknown> = isObject(o.metadata.labels) ? o.metadata.labels : {};
+    const level = (mode: string) => (LEVELS.includes(labels[`${LABEL_PREFIX}${mode}`] as string) ? labels[`${LABEL_PREFIX}${mode}`] as PodSecurityLevel : undefined);
+    const version = labels[`${LABEL_PREFIX}enforce-version`];
+    policies.set(o.metadata.name, {
+      name: o.metadata.name,
+      enforce: level('enforce') ?? PodSecurityLevel.PRIVILEGED,
+      warn: level('warn'),
+      enforceVersion: typeof version === 'string' ? version : undefined,
+    });
+  }
+  return policies;
+}
+
+/**
+ * The Pod Security labels of a Namespace, as pod-security-admission
+ * validates them when the Namespace is created or changed.
+ */
+export function checkNamespaceLabels(obj: KubeObject): Problem[] {
+  if (obj.kind !== 'Namespace' || !isObject(obj.metadata?.labels)) return [];
+  const problems: Problem[] = [];
+  for (const mode of MODES) {
+    const level = obj.metadata.labels[`${LABEL_PREFIX}${mode}`];
+    if (level !== undefined && !LEVELS.includes(level)) {
+      problems.push({ rule: RULES.podSecurityLabels, path: join('metadata', 'labels', `${LABEL_PREFIX}${mode}`), message: `Invalid value: ${show(level)}: must be one of privileged, baseline, restricted` });
+    }
+    const version = obj.metadata.labels[`${LABEL_PREFIX}${mode}-version`];
+    if (version !== undefined && (typeof version !== 'string' || !VERSION.test(version))) {
+      problems.push({ rule: RULES.podSecurityLabels, path: join('metadata', 'labels', `${LABEL_PREFIX}${mode}-version`), message: `Invalid value: ${show(version)}: must be "latest" or "v1.x"` });
+    }
+  }
+  return problems;
+}
