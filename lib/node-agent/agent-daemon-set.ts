@@ -1,3 +1,4 @@
+import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 
@@ -5,6 +6,8 @@ import { Construct } from 'constructs';
 export interface AgentDaemonSetHooks {
   /** The agent's rendering of the spec cdk8s-plus produced. */
   readonly render: (spec: kplus.k8s.DaemonSetSpec) => kplus.k8s.DaemonSetSpec;
+  /** The agent's last word on the DaemonSet's manifest, each time it is written. */
+  readonly finish: (manifest: Record<string, unknown>) => Record<string, unknown>;
   /** The labels every pod carries and the selector selects. */
   readonly selectorLabels: Readonly<Record<string, string>>;
   /** What to tell someone who adds a container through cdk8s-plus. */
@@ -15,7 +18,9 @@ export interface AgentDaemonSetHooks {
  * cdk8s-plus-28's DaemonSet, with the agent's hooks:
  * - its rendered spec goes through the agent's `render` (`_toKube` is how
  *   cdk8s-plus produces the spec lazily at synth; it is public in its
- *   declarations);
+ *   declarations), and its whole manifest through the agent's `finish` (the
+ *   L1 object is made inside cdk8s-plus' constructor, so its `toJson` is
+ *   wrapped here, once);
  * - used as a pod selector by cdk8s-plus (a Service's `selector`,
  *   `scheduling.separate`, `connections.allowFrom`), it selects the labels
  *   the agent's pods carry, not the construct-path label cdk8s-plus would;
@@ -28,6 +33,9 @@ export class AgentDaemonSet extends kplus.DaemonSet {
 
   constructor(scope: Construct, id: string, props: kplus.DaemonSetProps, private readonly hooks: AgentDaemonSetHooks) {
     super(scope, id, props);
+    const manifest = ApiObject.of(this);
+    const render = manifest.toJson.bind(manifest);
+    manifest.toJson = () => hooks.finish(render());
   }
 
   public override _toKube(): kplus.k8s.DaemonSetSpec {

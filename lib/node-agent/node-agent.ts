@@ -138,7 +138,7 @@ export class NodeAgent extends Construct {
   private readonly podSecurityReason?: string;
   private readonly props: NodeAgentProps;
   private rules: string[] = [];
-  private renderedAtConstruction?: string;
+  private judged = false;
 
   constructor(scope: Construct, id: string, props: NodeAgentProps) {
     super(scope, id);
@@ -203,6 +203,7 @@ export class NodeAgent extends Construct {
       dns: props.dns ?? (this.hostNetwork ? { policy: kplus.DnsPolicy.CLUSTER_FIRST_WITH_HOST_NET } : undefined),
     }, {
       render: (spec) => this.render(spec),
+      finish: (manifest) => this.finish(manifest),
       selectorLabels: this.selectorLabels,
       addContainerHint: 'use agent.addContainer({ ... }) or agent.addInitContainer({ ... }), or the containers and initContainers props',
     });
@@ -222,9 +223,8 @@ export class NodeAgent extends Construct {
     this.podSecurityLevel = needs.level;
     this.writeWaivers(needs);
     this.judgeOwnObjects();
-
-    // Only at synth is the whole app known, and the escape hatches done with.
-    this.node.addValidation({ validate: () => this.validateAtSynth() });
+    // From now on every manifest of the DaemonSet is held to its level (see finish()).
+    this.judged = true;
     watchNameClashes(this);
   }
 
@@ -278,12 +278,7 @@ export class NodeAgent extends Construct {
     return ApiObject.of(this.ds).toJson();
   }
 
-  /**
-   * One waiver annotation per control the pod breaks, with the `podSecurity`
-   * reason. Nothing un-breaks a control after construction (cdk8s-plus
-   * removes no volume, and containers come only through the agent), so the
-   * set only grows.
-   */
+  /** One waiver annotation per control the pod breaks, with the `podSecurity` reason. */
   private writeWaivers(needs: RenderedPodSecurity): void {
     const metadata = ApiObject.of(this.ds).metadata;
     for (const rule of needs.rules) {
@@ -292,11 +287,9 @@ export class NodeAgent extends Construct {
     this.rules = needs.rules;
   }
 
-  /** Throws what the checks refuse in the agent's objects, and remembers the DaemonSet as judged. */
+  /** Throws what the checks refuse in the agent's objects. */
   private judgeOwnObjects(): void {
-    const { problems, daemonSet } = this.checksProblems();
-    reportProblems(this, problems);
-    this.renderedAtConstruction = JSON.stringify(daemonSet);
+    reportProblems(this, this.checksProblems());
   }
 
   /**
@@ -304,16 +297,11 @@ export class NodeAgent extends Construct {
    * problems of the props: the checks are the one home of the API server's
    * rules, and this makes construction fail where synth would. Custom
    * resources (a ServiceMonitor) are the checks' to judge against their CRD.
-   * Also the DaemonSet's manifest as judged.
    */
-  private checksProblems(): { problems: Problem[]; daemonSet?: Record<string, unknown> } {
+  private checksProblems(): Problem[] {
     const problems: Problem[] = [];
-    let daemonSet: Record<string, unknown> | undefined;
     for (const obj of this.node.findAll().filter(ApiObject.isApiObject)) {
       const json = obj.toJson();
-      if (obj === ApiObject.of(this.ds)) {
-        daemonSet = json;
-      }
       if (String(json.apiVersion).startsWith('monitoring.coreos.com/')) {
         continue;
       }
@@ -322,21 +310,36 @@ export class NodeAgent extends Construct {
       }
       problems.push(...defined(checkApplySize(json.kind === 'ConfigMap' ? 'config.data' : json.kind === 'DaemonSet' ? 'annotations' : 'props', json)));
     }
-    return { problems, daemonSet };
+    return problems;
   }
 
-  /** At synth: what changed after construction (through `daemonSet`, `configMap`) still holds. */
-  private validateAtSynth(): string[] {
-    const rendered = this.renderDaemonSet();
-    if (JSON.stringify(rendered) === this.renderedAtConstruction && this.configMap === undefined) {
-      return [];
+  /**
+   * The DaemonSet's manifest as it is written, each time: what changed after
+   * construction (a volume added through `agent.daemonSet`) is judged by the
+   * checks' Pod Security rules on the final pod. At the level the agent was
+   * built for, its waivers are exactly the controls that pod breaks; at
+   * another level, nothing is written: the namespace would refuse the pods.
+   * Here rather than in a validation, which cdk8s runs for the whole app once
+   * per chart (Chart.toJson), so that this costs nothing but the manifest's
+   * own rendering.
+   */
+  private finish(manifest: Record<string, unknown>): Record<string, unknown> {
+    if (!this.judged) {
+      return manifest;
     }
-    const needs = renderedPodSecurity(rendered);
+    const needs = renderedPodSecurity(manifest);
     if (needs.level !== this.podSecurityLevel) {
-      return [`the DaemonSet's pod now needs Pod Security '${needs.level}' (${needs.details.join(', ') || 'it breaks nothing'}) but the agent was built for '${this.podSecurityLevel}': something changed it after construction (agent.daemonSet?); declare it in NodeAgentProps and set podSecurity to match`];
+      throw new Error(`${this.node.path}: the DaemonSet's pod now needs Pod Security '${needs.level}' (${needs.details.join(', ') || 'it breaks nothing'}) but the agent was built for '${this.podSecurityLevel}': something changed it after construction (agent.daemonSet?); declare it in NodeAgentProps and set podSecurity to match`);
     }
-    this.writeWaivers(needs);
-    return this.checksProblems().problems;
+    this.rules = needs.rules;
+    const metadata = manifest.metadata as { annotations?: Record<string, string> };
+    const annotations = Object.fromEntries(Object.entries(metadata.annotations ?? {}).filter(([key]) => !key.startsWith(`${WAIVER_PREFIX}pss-`)));
+    for (const rule of needs.rules) {
+      annotations[WAIVER_PREFIX + rule] = this.podSecurityReason!;
+    }
+    // Sorted, as cdk8s writes every object's keys.
+    const sorted = Object.fromEntries(Object.keys(annotations).sort().map((key) => [key, annotations[key]]));
+    return { ...manifest, metadata: { ...metadata, annotations: Object.keys(sorted).length > 0 ? sorted : undefined } };
   }
 
   /**
