@@ -256,7 +256,7 @@ export class NodeAgent extends Construct {
     reportProblems(this, mountPathProblems(prop, [...this.everyContainerMounts, ...(container.mounts ?? [])]));
     this.addOwn(container, init);
     // The level and waivers follow the new pod; a level change needs new props.
-    const needs = renderedPodSecurity(this.renderDaemonSet());
+    const needs = renderedPodSecurity(this.renderDaemonSet({ unjudged: true }));
     if (needs.level !== this.podSecurityLevel) {
       throw new Error(`${this.node.path}: ${prop} makes the agent's pod need Pod Security '${needs.level}' (${needs.details.join(', ')}) but it was built for '${this.podSecurityLevel}'; declare it in the props and set podSecurity to match`);
     }
@@ -273,9 +273,15 @@ export class NodeAgent extends Construct {
     return { runAsUser: this.runAsUser, runAsGroup: this.runAsGroup, windows: this.windows, hostNetwork: this.hostNetwork };
   }
 
-  /** The DaemonSet's manifest as it would be written now. */
-  private renderDaemonSet(): Record<string, unknown> {
-    return ApiObject.of(this.ds).toJson();
+  /** The DaemonSet's manifest as it would be written now; `unjudged`: before finish() holds it to its level. */
+  private renderDaemonSet(options: { unjudged?: boolean } = {}): Record<string, unknown> {
+    const judged = this.judged;
+    this.judged = judged && !options.unjudged;
+    try {
+      return ApiObject.of(this.ds).toJson();
+    } finally {
+      this.judged = judged;
+    }
   }
 
   /** One waiver annotation per control the pod breaks, with the `podSecurity` reason. */

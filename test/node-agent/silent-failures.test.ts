@@ -158,6 +158,12 @@ describe('containers added through cdk8s-plus', () => {
     }
     expect(pod.securityContext.seccompProfile).toEqual({ type: 'RuntimeDefault' });
   });
+
+  test('agent.addContainer of a container that needs a laxer level says which, and what to do', () => {
+    const agent = agentIn(chartIn());
+    expect(() => agent.addContainer({ name: 'debug', image: 'example.com/debug:1', securityContext: { privileged: true } }))
+      .toThrow(/test\/Agent: containers\[1\] makes the agent's pod need Pod Security 'privileged' \(pss-privileged .*\) but it was built for 'restricted'; declare it in the props and set podSecurity to match/);
+  });
 });
 
 describe('Pod Security from the rendered pod', () => {
