@@ -36,7 +36,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Plan, writePlan } from './agent-manifests';
-import { eventProblem, evidence, Json, kubectl, kubectlAsync, kubectlJson, podProblem, sleep, step, StepFailed, waitFor } from './kubectl';
+import { eventProblem, evidence, Json, kubectl, kubectlAsync, kubectlJson, podProblem, reachableCluster, sleep, step, StepFailed, waitFor } from './kubectl';
 import { AccessAttributes, AccessCheck, accessChecks, createdHostPaths, describe, fullImageName, getArgs, images, isClusterScoped, K8sObject, podSpec, PolicyRule, readManifest, servedName, subjectAccessReview, WORKLOAD_KINDS } from './manifests';
 
 const STEPS = ['run', 'metrics', 'rbac', 'roll', 'lifecycle', 'prune'] as const;
@@ -721,12 +721,7 @@ function cleanup(created: Created, nodeName: string, o: Options): string | undef
 
 function preflight(o: Options): Json {
   step('preflight: cluster, node, images, and none of the objects exists yet');
-  const context = kubectl(['config', 'current-context'], { allowFail: true }).out.trim() || '(none)';
-  const version = kubectl(['get', '--raw', '/version'], { allowFail: true });
-  if (!version.ok) {
-    throw new StepFailed(`no cluster reachable with the current kubeconfig (context ${context}): ${version.err.trim().split('\n').pop()}`);
-  }
-  const server = JSON.parse(version.out);
+  const { context, server } = reachableCluster();
   evidence(`context ${context}, Kubernetes ${server.gitVersion}`);
   const nodes: Json[] = kubectlJson(['get', 'nodes']).items;
   const node = o.node !== undefined ? nodes.find((n) => n.metadata.name === o.node) : nodes.length === 1 ? nodes[0] : undefined;

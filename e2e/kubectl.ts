@@ -61,6 +61,16 @@ export function kubectlJson(args: string[]): Json {
   return JSON.parse(kubectl([...args, '-o', 'json']).out);
 }
 
+/** The cluster the current kubeconfig reaches: its context and `/version`; fails the step when none answers. */
+export function reachableCluster(): { context: string; server: Json } {
+  const context = kubectl(['config', 'current-context'], { allowFail: true }).out.trim() || '(none)';
+  const version = kubectl(['get', '--raw', '/version'], { allowFail: true });
+  if (!version.ok) {
+    throw new StepFailed(`no cluster reachable with the current kubeconfig (context ${context}): ${version.err.trim().split('\n').pop()}`);
+  }
+  return { context, server: JSON.parse(version.out) };
+}
+
 /** Blocks for ms milliseconds (the steps are sequential on purpose). */
 export function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

@@ -9,7 +9,7 @@
  */
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { eventProblem, evidence, Json, kubectl, kubectlJson, podProblem, step, StepFailed, waitFor } from './kubectl';
+import { eventProblem, evidence, Json, kubectl, kubectlJson, podProblem, reachableCluster, step, StepFailed, waitFor } from './kubectl';
 
 const NAMESPACE = 'practice-daemon';
 const DAEMONSET = 'node-reporter';
@@ -149,12 +149,7 @@ function run(): void {
   const o = parseOptions();
 
   step('preflight: cluster, node, namespace');
-  const context = kubectl(['config', 'current-context'], { allowFail: true }).out.trim() || '(none)';
-  const version = kubectl(['get', '--raw', '/version'], { allowFail: true });
-  if (!version.ok) {
-    throw new StepFailed(`no cluster reachable with the current kubeconfig (context ${context}): ${version.err.trim().split('\n').pop()}`);
-  }
-  const server = JSON.parse(version.out);
+  const { context, server } = reachableCluster();
   evidence(`context ${context}, Kubernetes ${server.gitVersion} (API ${server.major}.${server.minor})`);
   const nodes: Json[] = kubectlJson(['get', 'nodes']).items;
   let node: Json;
