@@ -111,8 +111,9 @@ export class NodeReporterChart extends Chart {
    *
    * cdk8s' `Chart.toJson()` re-resolves dependencies and re-validates the
    * whole app for every chart, so an app of N charts costs O(N²) (1000
-   * variants: about 23x one). `App.synth()` has already resolved and validated
-   * the whole app once before it renders any chart; this repeats that work
+   * variants: about 90x one, `npm run bench`). `App.synth()` has already
+   * resolved and validated the whole app once before it renders any chart,
+   * app-wide checks included; this repeats that work
    * for this chart's own subtree only (which is all a chart alone, as in
    * `Testing.synth(chart)`, needs), then orders and renders the objects
    * exactly as cdk8s does. The output is identical.
