@@ -6,7 +6,10 @@
  */
 import { Construct, IConstruct } from 'constructs';
 
-const registered = new WeakMap<IConstruct, Set<string>>();
+/** A check over a set of constructs: one message per problem. */
+type AppCheck = (constructs: readonly IConstruct[]) => string[];
+
+const registered = new WeakMap<IConstruct, Map<string, AppCheck>>();
 
 /**
  * Makes the app that holds `scope` run `check` over all its constructs when
@@ -14,12 +17,22 @@ const registered = new WeakMap<IConstruct, Set<string>>();
  * for the same `id`: a construct `id` under the app (it renders nothing)
  * reports what the check returns.
  */
-export function appCheck(scope: IConstruct, id: string, check: (constructs: readonly IConstruct[]) => string[]): void {
+export function appCheck(scope: IConstruct, id: string, check: AppCheck): void {
   const root = scope.node.root;
-  const ids = registered.get(root) ?? new Set<string>();
-  registered.set(root, ids);
-  if (!ids.has(id)) {
-    ids.add(id);
+  const checks = registered.get(root) ?? new Map<string, AppCheck>();
+  registered.set(root, checks);
+  if (!checks.has(id)) {
+    checks.set(id, check);
     new Construct(root as Construct, id).node.addValidation({ validate: () => check(root.node.findAll()) });
   }
+}
+
+/**
+ * What the app checks of `scope`'s app report on `constructs` alone, each
+ * message prefixed with its check's id as a validation pass prints it: for a
+ * chart rendered on its own, which must not skip them.
+ */
+export function appCheckErrors(scope: IConstruct, constructs: readonly IConstruct[]): string[] {
+  const checks = registered.get(scope.node.root) ?? new Map<string, AppCheck>();
+  return [...checks].flatMap(([id, check]) => check(constructs).map((error) => `[${id}] ${error}`));
 }

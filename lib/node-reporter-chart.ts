@@ -1,5 +1,6 @@
 import { ApiObject, Chart, DependencyGraph } from 'cdk8s';
 import { Construct } from 'constructs';
+import { appCheckErrors } from './app-checks';
 import { DEFAULT_NAMESPACE, DEFAULT_POLICY_KEY, DEFAULT_POLICY_VALUE, DEFAULT_VARIANT_GROUP } from './defaults';
 import { checkDns1123Label, defined, isRecord, problem } from './k8s/syntax';
 import { LabeledNodePolicy } from './labeled-node-policy';
@@ -112,15 +113,19 @@ export class NodeReporterChart extends Chart {
    * cdk8s' `Chart.toJson()` re-resolves dependencies and re-validates the
    * whole app for every chart, so an app of N charts costs O(N²) (1000
    * variants: about 90x one, `npm run bench`). `App.synth()` has already
-   * resolved and validated the whole app once before it renders any chart,
-   * app-wide checks included; this repeats that work
-   * for this chart's own subtree only (which is all a chart alone, as in
-   * `Testing.synth(chart)`, needs), then orders and renders the objects
-   * exactly as cdk8s does. The output is identical.
+   * resolved and validated the whole app once before it renders any chart;
+   * this repeats that work, app-wide checks included (name clashes, namespace
+   * admission), for this chart's own subtree only (which is all a chart
+   * alone, as in `Testing.synth(chart)`, needs), then orders and renders the
+   * objects exactly as cdk8s does. The output is identical.
    */
   public override toJson(): unknown[] {
     const constructs = this.node.findAll();
-    const errors = constructs.flatMap((c) => c.node.validate().map((error) => `[${c.node.path}] ${error}`));
+    const errors = [
+      ...constructs.flatMap((c) => c.node.validate().map((error) => `[${c.node.path}] ${error}`)),
+      // The app-wide checks (name clashes, namespace admission) sit under the app, outside this subtree.
+      ...appCheckErrors(this, constructs),
+    ];
     if (errors.length > 0) {
       throw new Error(`Validation failed with the following errors:\n  ${errors.join('\n  ')}`);
     }

@@ -1,4 +1,5 @@
 import { Chart, Testing } from 'cdk8s';
+import { ConfigMap } from 'cdk8s-plus-28';
 import { LabeledNodePolicy, NodeReporterChart, NodeReporterDaemonSet, NodeToleration } from '../lib';
 import { only, synth, synthYaml } from './util';
 
@@ -97,6 +98,17 @@ describe('NodeReporterChart rendering in linear time', () => {
     const chart = new NodeReporterChart(Testing.app(), 'c', { version: 'v1' });
     chart.node.addValidation({ validate: () => ['broken on purpose'] });
     expect(() => chart.toJson()).toThrow('Validation failed with the following errors:\n  [c] broken on purpose');
+  });
+
+  test('runs the app-wide checks on its own objects when rendered alone, as cdk8s\' Chart.toJson does', () => {
+    // GIVEN a chart holding two ConfigMaps of one name
+    const chart = new NodeReporterChart(Testing.app(), 'c', { version: 'v1' });
+    new ConfigMap(chart, 'A', { metadata: { name: 'settings' } });
+    new ConfigMap(chart, 'B', { metadata: { name: 'settings' } });
+
+    // THEN rendering the chart alone (Testing.synth) reports the clash, as the stock render does
+    expect(() => Chart.prototype.toJson.call(chart)).toThrow(/\[NameClashes\] ConfigMap "settings"/);
+    expect(() => Testing.synth(chart)).toThrow('Validation failed with the following errors:\n  [NameClashes] ConfigMap "settings" in namespace "practice-daemon" is defined by both c/A/Resource and c/B/Resource');
   });
 });
 
