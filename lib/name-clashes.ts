@@ -72,7 +72,7 @@ export function nameClashes(constructs: readonly IConstruct[]): string[] {
 }
 
 /** The id of the construct under the app that reports its name clashes. */
-export const NAME_CLASHES_ID = 'NameClashes';
+const NAME_CLASHES_ID = 'NameClashes';
 
 /** Makes the app that holds `scope` check its name clashes when it validates, once however many constructs ask. */
 export function watchNameClashes(scope: IConstruct): void {

@@ -32,7 +32,7 @@ export interface YamlDocument {
 }
 
 /** The keys of a path in the checks' notation: `a.b[0]["c/d"]`. */
-export function pathKeys(path: string): Array<string | number> | undefined {
+function pathKeys(path: string): Array<string | number> | undefined {
   const keys: Array<string | number> = [];
   const token = /^(?:\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\])/;
   let rest = path;

@@ -14,7 +14,7 @@ import { Toleration } from '../k8s/scheduling';
 import { checkDns1123Subdomain, checkLabelValue, checkQualifiedName } from '../k8s/syntax';
 
 /** The usage of `node-reporter eligible`, printed by `node-reporter eligible --help`. */
-export const ELIGIBLE_USAGE = `Usage: node-reporter eligible --nodes FILE [--selector KEY=VALUE]... [--toleration KEY[=VALUE]:EFFECT]... [--tolerate-control-plane] [--json]
+const ELIGIBLE_USAGE = `Usage: node-reporter eligible --nodes FILE [--selector KEY=VALUE]... [--toleration KEY[=VALUE]:EFFECT]... [--tolerate-control-plane] [--json]
        node-reporter eligible --nodes FILE --manifest FILE [--json]
 
 Shows which nodes a DaemonSet will run on, and why the others are skipped, as the DaemonSet controller decides.
@@ -33,7 +33,7 @@ Shows which nodes a DaemonSet will run on, and why the others are skipped, as th
 Exit codes: 0 done, 2 bad usage or input.`;
 
 /** The usage of `node-reporter check`, printed by `node-reporter check --help`. */
-export const CHECK_USAGE = `Usage: node-reporter check FILE|DIR|-... [--format text|json|sarif] [--pod-security LEVEL] [--skip-kind KIND]... [--server-side]
+const CHECK_USAGE = `Usage: node-reporter check FILE|DIR|-... [--format text|json|sarif] [--pod-security LEVEL] [--skip-kind KIND]... [--server-side]
 
 Runs the manifest checks on any YAML (Helm or kustomize output, hand-written files), as a v1.28 API server and
 kubectl apply would judge it: the Kubernetes 1.28 schema, the API server's validation, Pod Security, DaemonSet
