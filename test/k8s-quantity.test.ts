@@ -3,7 +3,7 @@
  * below were asked of a real API server first (a LimitRange's `max.cpu`,
  * `kubectl apply --dry-run=server`): it stores the same value, or refuses.
  */
-import { compareQuantities, parseQuantity, quantityToNumber } from '../lib/k8s/quantity';
+import { canonicalQuantity, canonicalResourceQuantity, compareQuantities, parseQuantity, quantityToNumber } from '../lib/k8s/quantity';
 
 describe('k8s/quantity', () => {
   test.each<[string | number, number]>([
@@ -48,5 +48,33 @@ describe('k8s/quantity', () => {
 
   test('stays fast on an absurd exponent: the value is clamped, not computed', () => {
     expect(compareQuantities(parseQuantity('1e2000000000')!, parseQuantity('1e300')!)).toBe(1);
+  });
+});
+
+describe('the form the API server stores a quantity in', () => {
+  // Each pair as a v1.32 API server stored it: `kubectl apply --dry-run=server -o jsonpath` of a Pod's
+  // emptyDir sizeLimit (a plain Quantity) and of its resources (a ResourceList, rounded up to milli).
+  test.each([
+    ['2048Mi', '2Gi'], ['1536Mi', '1536Mi'], ['1024Ki', '1Mi'], ['1024Gi', '1Ti'], ['32Mi', '32Mi'], ['1000Ki', '1000Ki'],
+    ['1000m', '1'], ['0.5', '500m'], ['1.25', '1250m'], ['2000', '2k'], ['1.5k', '1500'], ['2', '2'], ['100m', '100m'], ['0', '0'],
+    // Binary SI below 1024, or not whole, is written as decimal SI.
+    ['0Mi', '0'], ['0.5Ki', '512'], ['1.5Mi', '1536Ki'], ['1.5Gi', '1536Mi'], ['1.0001Ki', '1024102400u'],
+    ['1.5m', '1500u'], ['100u', '100u'], ['0.000000001', '1n'], ['2.5E', '2500P'], ['1E', '1E'],
+    // A decimal exponent stays one; binary SI is capped at 2^63-1.
+    ['1e3', '1e3'], ['1500e-3', '1500e-3'], ['1e21', '1e21'], ['1e-10', '1e-9'], ['9Ei', '9223372036854775807'],
+  ])('%s is stored as %s', (written, stored) => {
+    expect(canonicalQuantity(written)).toBe(stored);
+  });
+
+  test.each([
+    ['1.5m', '2m'], ['100u', '1m'], ['100n', '1m'], ['0.1m', '1m'], ['1.0001Ki', '1024103m'], ['1500e-3', '1500e-3'],
+    ['64Mi', '64Mi'], ['10m', '10m'], ['0.5', '500m'],
+  ])('%s in a resource list is rounded up to a milli and stored as %s', (written, stored) => {
+    expect(canonicalResourceQuantity(written)).toBe(stored);
+  });
+
+  test('leaves a text the server refuses, and a decimal SI value beyond E, as it is', () => {
+    expect(canonicalQuantity('1 Gi')).toBe('1 Gi');
+    expect(canonicalQuantity('1000E')).toBe('1000E');
   });
 });

@@ -6,7 +6,8 @@ import { checkObject, isBlocking } from '../checks/index';
 import { PodSecurityLevel } from '../checks/pod-security';
 import { WAIVER_PREFIX } from '../checks/rules';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
-import { canonicalQuantity, checkApplySize } from '../k8s/apply';
+import { checkApplySize } from '../k8s/apply';
+import { canonicalResourceQuantity } from '../k8s/quantity';
 import { defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { watchNameClashes } from '../name-clashes';
 import { NodePolicy } from '../node-policy';
@@ -456,7 +457,7 @@ function withoutZeroDelays(c: kplus.k8s.Container): Partial<kplus.k8s.Container>
 /** Requests and limits in the form the API server stores them (`2048Mi` is `2Gi`), so that a re-apply reports no change. */
 function canonicalResources(resources: kplus.k8s.ResourceRequirements | undefined): kplus.k8s.ResourceRequirements | undefined {
   const canonical = (amounts: Record<string, kplus.k8s.Quantity> | undefined) => (amounts === undefined ? undefined
-    : Object.fromEntries(Object.entries(amounts).map(([k, q]) => [k, kplus.k8s.Quantity.fromString(canonicalQuantity(String(q.value)))])));
+    : Object.fromEntries(Object.entries(amounts).map(([k, q]) => [k, kplus.k8s.Quantity.fromString(canonicalResourceQuantity(String(q.value)))])));
   return resources && { ...resources, limits: canonical(resources.limits), requests: canonical(resources.requests) };
 }
 

@@ -5,7 +5,7 @@
  */
 import { Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { canonicalQuantity } from '../k8s/apply';
+import { canonicalQuantity } from '../k8s/quantity';
 import { checkConfigKey, checkDns1123Label, checkDns1123Subdomain, checkInteger, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
 
 /** A file of a ConfigMap or Secret volume: the key, and the path it is written to. */

@@ -9,7 +9,7 @@ import { Testing, Yaml } from 'cdk8s';
 import { parseAllDocuments } from 'yaml';
 import { AGENTS } from '../../examples/agents';
 import { checkTexts, isBlocking } from '../../lib/checks';
-import { canonicalQuantity } from '../../lib/k8s';
+import { canonicalResourceQuantity } from '../../lib/k8s';
 
 const dist = path.join(__dirname, '..', '..', 'examples', 'dist');
 
@@ -60,7 +60,7 @@ function unstoredFields(value: unknown, path = ''): string[] {
     const at = `${path}.${key}`;
     const here = (key === 'readOnly' && v === false) || (key === 'initialDelaySeconds' && v === 0) || (key === 'minReadySeconds' && v === 0)
       || (key === 'hostNetwork' && v === false) || (key === 'value' && v === '' && /tolerations/.test(path)) || key === 'stringData'
-      || (/resources\.(limits|requests)$/.test(path) && typeof v === 'string' && canonicalQuantity(v) !== v);
+      || (/resources\.(limits|requests)$/.test(path) && typeof v === 'string' && canonicalResourceQuantity(v) !== v);
     return [...(here ? [`${at}: ${JSON.stringify(v)}`] : []), ...unstoredFields(v, at)];
   });
 }

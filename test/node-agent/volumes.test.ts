@@ -56,6 +56,17 @@ describe('volumes declared once, mounted per container', () => {
     expect(pod.volumes[1]).toEqual({ name: 'tmp', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } });
   });
 
+  test('writes an emptyDir size limit as the API server stores it, so a re-apply changes nothing', () => {
+    // GIVEN sizes that are not whole mebibytes, or not whole gibibytes
+    const ds = daemonSetOf({
+      containers: [container('agent', { mounts: [{ volume: 'a', path: '/a' }, { volume: 'b', path: '/b' }] })],
+      volumes: [AgentVolume.emptyDir('a', { sizeLimit: Size.kibibytes(1536) }), AgentVolume.emptyDir('b', { sizeLimit: Size.mebibytes(2048) })],
+    });
+
+    // THEN each reads as the server's `kubectl get -o yaml` would (measured on v1.32)
+    expect(ds.spec.template.spec.volumes.map((v: { emptyDir: { sizeLimit: string } }) => v.emptyDir.sizeLimit)).toEqual(['1536Ki', '2Gi']);
+  });
+
   test('renders ConfigMap, Secret and projected volumes (a bound token with audience and expiry, Downward API files), and subPath', () => {
     // GIVEN
     const ds = daemonSetOf({
