@@ -7,11 +7,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, ParseArgsConfig } from 'node:util';
-import { parseAllDocuments } from 'yaml';
+import { RULES } from '../checks/rules';
+import { parseYaml } from '../checks/yaml';
 import { DEFAULT_POLICY_KEY, DEFAULT_POLICY_VALUE } from '../defaults';
-import { daemonSetsOfManifest, decodeText, EligibilityReport, evaluateNodes, labelNodeCommand, NodeListError, PodScheduling, printable, printableJson, printableLines, readNodeList } from '../eligibility';
+import { daemonSetsIn, decodeText, EligibilityReport, evaluateNodes, labelNodeCommand, NodeListError, PodScheduling, printable, printableJson, printableLines, readNodeList } from '../eligibility';
 import { Toleration } from '../k8s/scheduling';
-import { checkDns1123Subdomain, checkLabelValue, checkQualifiedName } from '../k8s/syntax';
+import { checkDns1123Subdomain, checkLabelValue, checkQualifiedName, isRecord } from '../k8s/syntax';
 
 /** The usage of `node-reporter eligible`, printed by `node-reporter eligible --help`. */
 const ELIGIBLE_USAGE = `Usage: node-reporter eligible --nodes FILE [--selector KEY=VALUE]... [--toleration KEY[=VALUE]:EFFECT]... [--tolerate-control-plane] [--json]
@@ -207,27 +208,17 @@ function readNodes(io: Io, file: string) {
   return readNodeList(bytes, source);
 }
 
-/** The parser's own stack overflow, said for what it is. */
-function yamlProblem(message: string): string {
-  return /Maximum call stack size exceeded/.test(message) ? 'nested too deeply to read' : `not YAML (${printable(message.split('\n')[0])})`;
-}
-
 function readManifest(io: Io, file: string): { objects: unknown[]; source: string } {
   const { bytes, source } = readInput(io, file);
-  // YAML 1.1, as kubectl reads manifests.
-  const docs = parseAllDocuments(decodeText(bytes), { version: '1.1', uniqueKeys: true });
-  const list = Array.isArray(docs) ? docs : [docs];
-  const error = list.flatMap((d) => d.errors)[0];
-  if (error) {
-    throw new NodeListError(`${source}: ${yamlProblem(error.message)}`);
+  // As kubectl and \`check\` read it: YAML 1.1, the last of a repeated key, a List's items.
+  const { documents, findings } = parseYaml(decodeText(bytes), source);
+  const broken = findings.find((f) => f.rule === RULES.yamlSyntax);
+  if (broken) {
+    const message = `${broken.message}${broken.line !== undefined ? ` at line ${broken.line}` : ''}`;
+    throw new NodeListError(`${source}: ${/^nested/.test(message) ? message : `not YAML (${printable(message)})`}`);
   }
-  let objects: unknown[];
-  try {
-    objects = list.map((d) => d.toJS({ maxAliasCount: 100 })).filter((o) => o !== null);
-  } catch (e) {
-    throw new NodeListError(`${source}: ${/Maximum call stack size exceeded/.test((e as Error).message) ? 'nested too deeply to read' : `not usable YAML (${printable((e as Error).message.split('\n')[0])})`}`);
-  }
-  if (!objects.some((o) => typeof o === 'object' && o !== null && (o as { kind?: unknown }).kind === 'DaemonSet')) {
+  const objects = documents.flatMap(({ value }) => (isRecord(value) && Array.isArray(value.items) ? value.items : [value]));
+  if (!objects.some((o) => isRecord(o) && o.kind === 'DaemonSet')) {
     throw new NodeListError(`${source}: has no DaemonSet`);
   }
   return { objects, source };
@@ -296,13 +287,14 @@ function eligible(args: string[], io: Io): number {
     throw new UsageError('--nodes FILE is required', 'eligible');
   }
   if (values.manifest !== undefined) {
+    if (values.manifest === '-' && values.nodes === '-') {
+      throw new UsageError('--nodes and --manifest cannot both read stdin (-): give one of them a file', 'eligible');
+    }
     if (values.selector || values.toleration || values['tolerate-control-plane']) {
       throw new UsageError('--manifest judges each DaemonSet by its own scheduling fields; leave out --selector, --toleration and --tolerate-control-plane', 'eligible');
     }
     const { objects, source } = readManifest(io, values.manifest);
-    const daemonSets = daemonSetsOfManifest(objects, source);
-    const nodes = readNodes(io, values.nodes);
-    const reports = daemonSets.map((ds) => ({ name: ds.name, namespace: ds.namespace, ...evaluateNodes(nodes, ds.scheduling) }));
+    const reports = daemonSetsIn(objects, readNodes(io, values.nodes), source);
     if (values.json) {
       io.out(`${printableJson({ daemonSets: reports.map((r) => ({ name: r.name, namespace: r.namespace, desired: r.desired, nodes: verdicts(r) })) })}\n`);
     } else {

@@ -190,7 +190,7 @@ export interface WorkloadSpecLike {
   readonly template?: PodTemplateLike;
 }
 
-/** A DaemonSet as synthesized: what {@link schedulingOf} and {@link daemonSetsIn} read. */
+/** A DaemonSet as synthesized: what {@link schedulingOf} reads. */
 export interface WorkloadLike {
   /** The kind, e.g. `DaemonSet`. */
   readonly kind?: string;
@@ -206,19 +206,4 @@ export interface WorkloadLike {
  */
 export function schedulingOf(source: PolicyLike | WorkloadLike): PodScheduling {
   return typeof (source as PolicyLike).podScheduling === 'function' ? schedulingOfPolicy(source as PolicyLike) : schedulingOfWorkload(source as WorkloadLike);
-}
-
-/** The verdicts for one DaemonSet of a manifest. */
-export interface DaemonSetEligibility extends EligibilityReport {
-  /** The DaemonSet's name. */
-  readonly name: string;
-  /** Its namespace, if the manifest sets one. */
-  readonly namespace?: string;
-}
-
-/** Every DaemonSet among these objects, each evaluated against the nodes. */
-export function daemonSetsIn(objects: readonly unknown[], nodes: readonly KubeNode[]): DaemonSetEligibility[] {
-  return objects
-    .filter((o): o is WorkloadLike => typeof o === 'object' && o !== null && (o as WorkloadLike).kind === 'DaemonSet')
-    .map((ds) => ({ name: ds.metadata?.name ?? '', namespace: ds.metadata?.namespace, ...evaluateNodes(nodes, schedulingOfWorkload(ds)) }));
 }

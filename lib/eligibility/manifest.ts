@@ -5,7 +5,7 @@
  */
 import { NodeSelectorRequirement } from '../k8s/scheduling';
 import { isRecord } from '../k8s/syntax';
-import type { PodScheduling } from './evaluate';
+import { EligibilityReport, evaluateNodes, KubeNode, PodScheduling } from './evaluate';
 import { NodeListError } from './node-list';
 import { printable } from './printable';
 
@@ -126,4 +126,21 @@ export function daemonSetsOfManifest(objects: readonly unknown[], source: string
       const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : undefined;
       return { name, namespace, scheduling: schedulingOf(ds, `${source}: DaemonSet ${printable(name, true)}`) };
     });
+}
+
+/** The verdicts for one DaemonSet of a manifest. */
+export interface DaemonSetEligibility extends EligibilityReport {
+  /** The DaemonSet's name. */
+  readonly name: string;
+  /** Its namespace, if the manifest sets one. */
+  readonly namespace?: string;
+}
+
+/**
+ * Every DaemonSet among a manifest's objects, each evaluated against the nodes.
+ * @param source what to call the manifest in errors, e.g. its file name
+ * @throws NodeListError when a DaemonSet has no pod template, or a scheduling field of the wrong type
+ */
+export function daemonSetsIn(objects: readonly unknown[], nodes: readonly KubeNode[], source = 'the manifest'): DaemonSetEligibility[] {
+  return daemonSetsOfManifest(objects, source).map((ds) => ({ name: ds.name, namespace: ds.namespace, ...evaluateNodes(nodes, ds.scheduling) }));
 }

@@ -288,6 +288,33 @@ describe('node-reporter eligible --manifest', () => {
     expect(none.code).toBe(2);
     expect(none.err).toBe(`node-reporter: ${path.join(dir, 'empty.yaml')}: has no DaemonSet\n`);
   });
+
+  test('reads the manifest as kubectl and `check` do: a List\'s items, and the last of a repeated key', () => {
+    // GIVEN what `kubectl get ds -o yaml` prints (a List), and a DaemonSet whose nodeSelector key repeats
+    const ds = (name: string, selector: string) => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name }, spec: { template: { spec: { nodeSelector: { 'kubernetes.io/hostname': selector } } } } });
+    const list = write('list.yaml', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [ds('from-list', 'batch-1')] }));
+    const repeated = write('repeated.yaml', [
+      'apiVersion: apps/v1', 'kind: DaemonSet', 'metadata: {name: repeated}', 'spec:', '  template:', '    spec:',
+      '      nodeSelector:', '        kubernetes.io/hostname: gpu-1', '        kubernetes.io/hostname: batch-1', '',
+    ].join('\n'));
+
+    // THEN kubectl applies the List's DaemonSet, and keeps the second hostname
+    for (const [file, name] of [[list, 'from-list'], [repeated, 'repeated']]) {
+      const { code, out, err } = run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', file, '--json']);
+      expect({ code, err }).toEqual({ code: 0, err: '' });
+      const [report] = JSON.parse(out).daemonSets;
+      expect(report.name).toBe(name);
+      expect(report.nodes.filter((n: { eligible: boolean }) => n.eligible).map((n: { name: string }) => n.name)).toEqual(['batch-1']);
+    }
+    // and `check` reads it the same way: a warning, not a refusal
+    expect(run(['check', repeated]).out).toContain('repeated.yaml:9:9: document 1: line 9: warning [yaml-duplicate-key] the key "kubernetes.io/hostname" appears again in the same mapping: kubectl keeps this last one');
+  });
+
+  test('refuses stdin for both the nodes and the manifest: one stream cannot be both', () => {
+    const { code, err } = run(['eligible', '--nodes', '-', '--manifest', '-'], '{}');
+    expect(code).toBe(2);
+    expect(err).toMatch(/^node-reporter eligible: --nodes and --manifest cannot both read stdin \(-\)/);
+  });
 });
 
 describe('node-reporter check', () => {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Testing } from 'cdk8s';
 import { LabeledNodePolicy, NodeReporterChart, NodeToleration } from '../../lib';
-import { DAEMONSET_TOLERATIONS, evaluateNodes, KubeNode, PodScheduling, readNodeList, schedulingOfPolicy, schedulingOfWorkload, tolerates } from '../../lib/eligibility';
+import { DAEMONSET_TOLERATIONS, daemonSetsIn, evaluateNodes, KubeNode, NodeListError, PodScheduling, readNodeList, schedulingOfPolicy, schedulingOfWorkload, tolerates } from '../../lib/eligibility';
 import { only, synth } from '../util';
 
 const fixture = (name: string) => readNodeList(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'nodes', `${name}.json`), 'utf-8'), name);
@@ -125,6 +125,18 @@ describe('the policy and the synthesized pod spec agree', () => {
 
   test('a manifest without a pod template is refused', () => {
     expect(() => schedulingOfWorkload({ spec: {} })).toThrow('the manifest has no pod template (spec.template.spec)');
+  });
+
+  test('daemonSetsIn evaluates every DaemonSet of a file, and refuses a malformed one naming the field, never a TypeError', () => {
+    // GIVEN the synthesized manifest, and a DaemonSet whose tolerations are an object
+    const chart = new NodeReporterChart(Testing.app(), 'c', { version: 'v1', tolerations: [NodeToleration.controlPlane()] });
+    const nodes = [...fixture('kubeadm-three'), ...fixture('troubled')];
+    const malformed = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'a' }, spec: { template: { spec: { tolerations: {} } } } };
+
+    // THEN
+    const [report] = daemonSetsIn(synth(chart), nodes, 'dist/c.k8s.yaml');
+    expect(report).toEqual({ name: 'node-reporter', namespace: 'practice-daemon', ...evaluateNodes(nodes, schedulingOfPolicy(chart.policy)) });
+    expect(() => daemonSetsIn([malformed], nodes, 'agents.yaml')).toThrow(new NodeListError('agents.yaml: DaemonSet "a": spec.template.spec.tolerations must be an array of tolerations but got {}'));
   });
 });
 
