@@ -215,7 +215,8 @@ export function checkToleration(prop: string, toleration: unknown): Problem[] {
   }
   const t = toleration as Record<string, unknown>;
   const problems: Problem[] = [];
-  const operator = t.operator ?? 'Equal';
+  // An empty operator means Equal.
+  const operator = t.operator || 'Equal';
   if (t.key !== undefined && t.key !== '') {
     problems.push(...defined(checkQualifiedName(`${prop}.key`, t.key)));
   } else if (operator !== 'Exists') {

@@ -183,6 +183,9 @@ export const CORPUS: readonly CorpusCase[] = [
   make('toleration-seconds-noexecute', daemonSet, ok, (_, p) => { p.tolerations = [{ key: 'a', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 }]; }),
   make('toleration-bad-effect', daemonSet, no, (_, p) => { p.tolerations = [{ key: 'a', operator: 'Exists', effect: 'NoRun' }]; }),
   make('toleration-bad-operator', daemonSet, no, (_, p) => { p.tolerations = [{ key: 'a', operator: 'In' }]; }),
+  // ValidateTolerations: an empty operator means Equal.
+  make('toleration-empty-operator', daemonSet, ok, (_, p) => { p.tolerations = [{ key: 'a', operator: '', value: 'b' }]; }),
+  make('toleration-empty-operator-without-key', daemonSet, no, (_, p) => { p.tolerations = [{ operator: '', value: 'b' }]; }),
 
   // Node selection and affinity.
   make('node-selector-bad-key', daemonSet, no, (_, p) => { p.nodeSelector = { 'a b': 'x' }; }),

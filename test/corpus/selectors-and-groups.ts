@@ -51,6 +51,9 @@ export const SELECTORS_AND_GROUPS: readonly CorpusCase[] = [
   make('ingress-no-rules-no-default', ingress, no, (o) => { o.spec = { ingressClassName: 'nginx' }; }),
   make('ingress-default-backend-only', ingress, ok, (o) => { o.spec = { defaultBackend: { service: { name: 'web', port: { number: 80 } } } }; }),
   make('ingress-tls-host-bad', ingress, no, (o) => { o.spec.tls[0].hosts = ['Web'] ; }),
+  // validateIngressTLS checks a DNS subdomain only: an IP is one; a rule's host may not be an IP (validateIngressRules).
+  make('ingress-tls-host-ip', ingress, ok, (o) => { o.spec.tls[0].hosts = ['10.0.0.1']; }),
+  make('ingress-rule-host-ip', ingress, no, (o) => { o.spec.rules[0].host = '10.0.0.1'; }),
   // NetworkPolicy.
   make('networkpolicy-clean', networkPolicy, ok),
   make('networkpolicy-cidr-bad', networkPolicy, no, (o) => { o.spec.ingress[0].from[0].ipBlock.cidr = '10.0.0.0'; }),

@@ -339,12 +339,13 @@ function checkVolumeMounts(add: Add, path: string, c: KubeObject, volumes: Set<s
 function checkTolerations(add: Add, path: string, tolerations: unknown): void {
   list(tolerations).forEach((t, i) => {
     const at = join(path, 'tolerations', i);
-    const operator = t.operator ?? 'Equal';
+    // An empty operator means Equal.
+    const operator = t.operator || 'Equal';
     if (typeof t.key === 'string' && t.key !== '') {
       const problem = checkQualifiedName('key', t.key);
       if (problem) add(RULES.apiTolerations, join(at, 'key'), invalid(t.key, problem)!);
     } else if (operator !== 'Exists') {
-      add(RULES.apiTolerations, join(at, 'operator'), `Invalid value: ${show(operator)}: operator must be Exists when \`key\` is empty, which means "match all values and all keys"`);
+      add(RULES.apiTolerations, join(at, 'operator'), `Invalid value: ${show(t.operator ?? '')}: operator must be Exists when \`key\` is empty, which means "match all values and all keys"`);
     }
     if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') {
       add(RULES.apiTolerations, join(at, 'effect'), `Invalid value: ${show(t.effect ?? '')}: effect must be 'NoExecute' when \`tolerationSeconds\` is set`);

@@ -10,9 +10,9 @@ import { portNameProblem, PROTOCOLS } from './core-pod';
 
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
-/** IsWildcardDNS1123Subdomain or IsDNS1123Subdomain, and not an IP (validateIngressRules). */
-function hostProblem(host: string): string | undefined {
-  if (/^(\d{1,3}\.){3}\d{1,3}$/.test(host) || host.includes(':')) return 'must be a DNS name, not an IP address';
+/** IsWildcardDNS1123Subdomain or IsDNS1123Subdomain (validateIngressTLS); a rule's host may not be an IP either (validateIngressRules). */
+function hostProblem(host: string, { rule }: { rule: boolean }): string | undefined {
+  if (rule && (/^(\d{1,3}\.){3}\d{1,3}$/.test(host) || host.includes(':'))) return 'must be a DNS name, not an IP address';
   const name = host.startsWith('*.') ? host.slice(2) : host;
   return checkDns1123Subdomain('host', name) === undefined ? undefined : "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (a wildcard '*.' may lead)";
 }
@@ -84,7 +84,7 @@ export function checkIngress(add: Add, obj: KubeObject): void {
   rules.forEach((r, i) => {
     const at = join('spec', 'rules', i);
     if (typeof r.host === 'string' && r.host !== '') {
-      const problem = hostProblem(r.host);
+      const problem = hostProblem(r.host, { rule: true });
       if (problem) add(RULES.apiNetworking, join(at, 'host'), `Invalid value: ${show(r.host)}: ${problem}`);
     }
     if (isObject(r.http)) {
@@ -95,7 +95,7 @@ export function checkIngress(add: Add, obj: KubeObject): void {
   });
   list(spec.tls).forEach((t, i) => {
     (Array.isArray(t.hosts) ? t.hosts : []).forEach((host: unknown, j: number) => {
-      const problem = typeof host === 'string' ? hostProblem(host) : undefined;
+      const problem = typeof host === 'string' ? hostProblem(host, { rule: false }) : undefined;
       if (problem) add(RULES.apiNetworking, join('spec', 'tls', i, 'hosts', j), `Invalid value: ${show(host)}: ${problem}`);
     });
   });
@@ -125,7 +125,7 @@ export function checkNetworkPolicy(add: Add, obj: KubeObject): void {
           const problem = portNameProblem(p.port);
           if (problem) add(RULES.apiNetworking, join(pat, 'port'), `Invalid value: ${show(p.port)}: ${problem}`);
         }
-        if (p.endPort !== undefined && !isInt(p.port)) add(RULES.apiNetworking, join(pat, 'endPort'), 'Required value: may not be specified when `port` is non-numeric');
+        if (p.endPort !== undefined && !isInt(p.port)) add(RULES.apiNetworking, join(pat, 'endPort'), `Invalid value: ${show(p.endPort)}: may not be specified when \`port\` is ${p.port === undefined || p.port === null ? 'not specified' : 'non-numeric'}`);
         else if (isInt(p.endPort) && isInt(p.port) && p.endPort < p.port) add(RULES.apiNetworking, join(pat, 'endPort'), `Invalid value: ${p.endPort}: must be greater than or equal to \`port\``);
       });
       list(rule[direction === 'ingress' ? 'from' : 'to']).forEach((peer, j) => {
