@@ -4,7 +4,7 @@ import { CONTAINER_NAME, DEFAULT_IMAGE, DEFAULT_INTERVAL_SECONDS, DEFAULT_NAME }
 import { checkDns1123Label, checkImage, checkInteger, checkVersion, defined, isRecord, Problem, problem } from './k8s/syntax';
 import { AgentUpdateStrategy, DEFAULT_AGENT_RESOURCES, DownwardApi, NodeAgent } from './node-agent';
 import { NodePolicy } from './node-policy';
-import { checkResources } from './validate-props';
+import { checkResources, checkRollingUpdate } from './validate-props';
 
 /**
  * Props for {@link NodeReporterDaemonSet}.
@@ -202,5 +202,12 @@ function reporterProblems(props: NodeReporterDaemonSetProps): Problem[] {
       props.intervalSeconds !== undefined ? checkInteger('intervalSeconds', props.intervalSeconds, 1, 86400) : undefined,
     ),
     ...(props.resources !== undefined ? checkResources('resources', props.resources) : []),
+    // Named as this construct's own props, not as NodeAgent's updateStrategy.
+    ...rollingUpdateProblems(props),
   ];
+}
+
+function rollingUpdateProblems(props: NodeReporterDaemonSetProps): Problem[] {
+  const strategy = AgentUpdateStrategy.rollingUpdate({ maxUnavailable: props.maxUnavailable, maxSurge: props.maxSurge });
+  return checkRollingUpdate(strategy.maxUnavailable!, strategy.maxSurge!);
 }

@@ -126,16 +126,17 @@ function isZero(value: kplus.PercentOrAbsolute): boolean {
  * progress (pkg/apis/apps/validation: ValidateRollingUpdateDaemonSet): one of
  * maxUnavailable and maxSurge is zero, and not both.
  */
-export function checkRollingUpdate(maxUnavailable: kplus.PercentOrAbsolute, maxSurge: kplus.PercentOrAbsolute): Problem[] {
-  const problems = defined(checkIntOrPercent('maxUnavailable', maxUnavailable), checkIntOrPercent('maxSurge', maxSurge));
+export function checkRollingUpdate(maxUnavailable: kplus.PercentOrAbsolute, maxSurge: kplus.PercentOrAbsolute, prefix = ''): Problem[] {
+  const [unavailable, surge] = [`${prefix}maxUnavailable`, `${prefix}maxSurge`];
+  const problems = defined(checkIntOrPercent(unavailable, maxUnavailable), checkIntOrPercent(surge, maxSurge));
   if (problems.length > 0) {
     return problems;
   }
   if (isZero(maxUnavailable) && isZero(maxSurge)) {
-    return ["'maxUnavailable' and 'maxSurge' must not both be zero: the rollout could never replace a pod"];
+    return [`'${unavailable}' and '${surge}' must not both be zero: the rollout could never replace a pod`];
   }
   if (!isZero(maxUnavailable) && !isZero(maxSurge)) {
-    return [`'maxUnavailable' and 'maxSurge' must not both be non-zero (the API server refuses it: "may not be set when maxUnavailable is non-zero") but got ${show(maxUnavailable.value)} and ${show(maxSurge.value)}; set maxUnavailable to 0 to surge`];
+    return [`'${unavailable}' and '${surge}' must not both be non-zero (the API server refuses it: "may not be set when maxUnavailable is non-zero") but got ${show(maxUnavailable.value)} and ${show(maxSurge.value)}; set maxUnavailable to 0 to surge`];
   }
   return [];
 }

@@ -201,7 +201,8 @@ export class NodeAgent extends Construct {
       automountServiceAccountToken: props.serviceAccount !== undefined ? props.serviceAccount.automountToken ?? true : props.serviceAccountName !== undefined,
       securityContext: runAs,
       hostNetwork: this.hostNetwork,
-      dns: props.dns ?? (this.hostNetwork ? { policy: kplus.DnsPolicy.CLUSTER_FIRST_WITH_HOST_NET } : undefined),
+      // With host network, ClusterFirstWithHostNet unless dns names another policy.
+      dns: this.hostNetwork && props.dns?.policy === undefined ? { ...props.dns, policy: kplus.DnsPolicy.CLUSTER_FIRST_WITH_HOST_NET } : props.dns,
     }, {
       render: (spec) => this.render(spec),
       finish: (manifest) => this.finish(manifest),

@@ -599,8 +599,10 @@ function hostPortProblems(props: NodeAgentProps, hostNetwork: boolean): Problem[
       });
     });
   }
-  if (bindsHost && props.updateStrategy instanceof AgentUpdateStrategy && props.updateStrategy.surges) {
-    problems.push(problem('updateStrategy', 'a rolling update without surge (maxSurge 0) for an agent that binds host ports (hostNetwork or hostPort): the surge pod could never bind the port the old pod holds, so the rollout stalls on every node (kubernetes/kubernetes#106417)', show(props.updateStrategy.maxSurge?.value)));
+  // The checks' rule hostport-surge, said for the prop; its waiver counts here too.
+  const waived = isRecord(props.waivers) && props.waivers[RULES.hostPortSurge.id] !== undefined;
+  if (bindsHost && !waived && props.updateStrategy instanceof AgentUpdateStrategy && props.updateStrategy.surges) {
+    problems.push(problem('updateStrategy', 'a rolling update without surge (maxSurge 0) for an agent that binds host ports (hostNetwork or hostPort): the surge pod could never bind the port the old pod holds, so the rollout stalls on every node (kubernetes/kubernetes#106417)', props.updateStrategy.maxSurge?.value));
   }
   return problems;
 }

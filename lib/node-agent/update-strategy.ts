@@ -36,9 +36,9 @@ export class AgentUpdateStrategy {
     return this.type === 'RollingUpdate' && this.maxSurge !== undefined && !(this.maxSurge.value === 0 || this.maxSurge.value === '0%');
   }
 
-  /** The problems of this strategy (the API server's rules). */
+  /** The problems of this strategy (the API server's rules), named as parts of the `updateStrategy` prop. */
   public problems(): Problem[] {
-    return this.type === 'RollingUpdate' ? checkRollingUpdate(this.maxUnavailable!, this.maxSurge!) : [];
+    return this.type === 'RollingUpdate' ? checkRollingUpdate(this.maxUnavailable!, this.maxSurge!, 'updateStrategy.') : [];
   }
 
   /** The DaemonSet's `updateStrategy`, in the L1 types of cdk8s-plus. */

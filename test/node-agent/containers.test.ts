@@ -124,7 +124,24 @@ describe('ports', () => {
     expect(build({
       hostNetwork: true, containers: [c('a', { ports: [{ number: 9100 }] })], podSecurity: privileged,
       updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxSurge: kplus.PercentOrAbsolute.absolute(1) }),
-    })).toThrow(/'updateStrategy' must be a rolling update without surge \(maxSurge 0\) for an agent that binds host ports/);
+    })).toThrow(/'updateStrategy' must be a rolling update without surge \(maxSurge 0\) for an agent that binds host ports.* but got 1$/m);
+  });
+
+  test('a hostport-surge waiver lets maxSurge with host ports through, as it does in the checks', () => {
+    // GIVEN an agent whose ports are left free before the surge pod starts, and says so
+    const agent = build({
+      hostNetwork: true, containers: [c('a', { ports: [{ number: 9100 }] })], podSecurity: privileged,
+      updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxSurge: kplus.PercentOrAbsolute.absolute(1) }),
+      waivers: { 'hostport-surge': 'the agent releases its port on SIGTERM before the new pod binds it' },
+    });
+
+    // WHEN
+    const chart = Chart.of(agent());
+
+    // THEN the DaemonSet surges, and the checks' own pass over it blocks nothing
+    const ds = only(synth(chart), 'DaemonSet');
+    expect(ds.spec.updateStrategy.rollingUpdate.maxSurge).toBe(1);
+    expect(checkObject(ds).filter(isBlocking)).toEqual([]);
   });
 });
 

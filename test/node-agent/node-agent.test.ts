@@ -141,6 +141,28 @@ describe('NodeAgent options', () => {
     expect(daemonSetOf({ updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxSurge: kplus.PercentOrAbsolute.percent(25) }) }).spec.updateStrategy)
       .toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: '25%' } });
   });
+
+  test('names a bad rolling update by the updateStrategy prop it was given in', () => {
+    // GIVEN both values zero, and a negative one
+    const both = () => daemonSetOf({ updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxUnavailable: kplus.PercentOrAbsolute.absolute(0), maxSurge: kplus.PercentOrAbsolute.absolute(0) }) });
+    const negative = () => daemonSetOf({ updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxUnavailable: kplus.PercentOrAbsolute.absolute(-1) }) });
+
+    // THEN
+    expect(both).toThrow(/'updateStrategy\.maxUnavailable' and 'updateStrategy\.maxSurge' must not both be zero/);
+    expect(negative).toThrow(/'updateStrategy\.maxUnavailable' must be a PercentOrAbsolute: .* but got -1/);
+  });
+
+  test('keeps ClusterFirstWithHostNet with host network when dns sets other fields but no policy', () => {
+    // WHEN
+    const pod = daemonSetOf({
+      hostNetwork: true, dns: { searches: ['agents.example.com'] }, containers: [{ name: 'a', image: 'example.com/a:1' }],
+      podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'reads the node' },
+    }).spec.template.spec;
+
+    // THEN the documented default stays, and the searches are added
+    expect(pod.dnsPolicy).toBe('ClusterFirstWithHostNet');
+    expect(pod.dnsConfig).toEqual({ searches: ['agents.example.com'] });
+  });
 });
 
 describe('NodeAgent pod security', () => {
