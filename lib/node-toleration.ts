@@ -1,4 +1,4 @@
-import { checkToleration, Toleration } from './k8s/scheduling';
+import { Toleration } from './k8s/scheduling';
 import { checkInteger, checkLabelValue, checkQualifiedName, isRecord, Problem, problem } from './k8s/syntax';
 import { throwIfProblem } from './validate-props';
 
@@ -111,7 +111,9 @@ export class NodeToleration {
       toleration.effect !== undefined && !Object.values(TaintEffect).includes(toleration.effect)
         ? problem('toleration effect', `one of ${Object.values(TaintEffect).join(', ')}`, toleration.effect) : undefined,
       toleration.tolerationSeconds !== undefined ? checkInteger('tolerationSeconds', toleration.tolerationSeconds, 0, 86400 * 365) : undefined,
-      ...checkToleration('toleration', toleration).filter((p) => p.startsWith("'toleration.tolerationSeconds'")),
+      // ValidateTolerations: tolerationSeconds only with NoExecute.
+      toleration.tolerationSeconds !== undefined && toleration.effect !== TaintEffect.NO_EXECUTE
+        ? problem('toleration.tolerationSeconds', "set only when effect is 'NoExecute'", toleration.tolerationSeconds) : undefined,
     );
     this.key = toleration.key;
     this.operator = toleration.operator;

@@ -64,6 +64,11 @@ describe('NodePolicy', () => {
       .toThrow("'toleration.tolerationSeconds' must be set only when effect is 'NoExecute' but got 30");
   });
 
+  test('a fractional tolerationSeconds is one error, not two', () => {
+    expect(() => NodeToleration.exists('node.kubernetes.io/unreachable', TaintEffect.NO_EXECUTE, { tolerationSeconds: 1.5 }))
+      .toThrow(new Error("'tolerationSeconds' must be an integer from 0 to 31536000 but got 1.5"));
+  });
+
   test('reports every bad prop at once, with the API server rule of each operator', () => {
     // WHEN
     const create = () => new NodePolicy(Testing.chart(), 'Policy', {
