@@ -13,6 +13,7 @@
  * schemas, `x-kubernetes-*` extensions included.
  */
 import { parseQuantity } from '../k8s/quantity';
+import { editDistance } from '../k8s/syntax';
 import { DEPRECATED_APIS, REMOVED_APIS } from './api-versions';
 import { join, KubeObject, Problem, show } from './finding';
 import { RULES } from './rules';
@@ -278,16 +279,4 @@ function closest(key: string, known: Iterable<string>): string | undefined {
     }
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }

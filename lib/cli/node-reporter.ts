@@ -11,8 +11,9 @@ import { RULES } from '../checks/rules';
 import { parseYaml } from '../checks/yaml';
 import { DEFAULT_POLICY_KEY, DEFAULT_POLICY_VALUE } from '../defaults';
 import { daemonSetsIn, decodeText, EligibilityReport, evaluateNodes, labelNodeCommand, NodeListError, PodScheduling, printable, printableJson, printableLines, readNodeList } from '../eligibility';
-import { Toleration } from '../k8s/scheduling';
-import { checkDns1123Subdomain, checkLabelValue, checkQualifiedName, isRecord } from '../k8s/syntax';
+import { TAINT_EFFECTS, Toleration } from '../k8s/scheduling';
+import { checkDns1123Subdomain, checkLabelValue, checkQualifiedName, editDistance, isRecord } from '../k8s/syntax';
+import { CONTROL_PLANE_TAINT_KEY } from '../node-toleration';
 
 /** The usage of `node-reporter eligible`, printed by `node-reporter eligible --help`. */
 const ELIGIBLE_USAGE = `Usage: node-reporter eligible --nodes FILE [--selector KEY=VALUE]... [--toleration KEY[=VALUE]:EFFECT]... [--tolerate-control-plane] [--json]
@@ -101,16 +102,7 @@ export function version(): string {
 
 /** The candidate nearest to a misspelt word (at most 2 edits), if any. */
 function nearest(word: string, candidates: readonly string[]): string | undefined {
-  const distance = (a: string, b: string) => {
-    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const current = [i];
-      for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-    return previous[b.length];
-  };
-  const scored = candidates.map((c) => [c, distance(word, c)] as const).filter(([, d]) => d <= 2).sort((a, b) => a[1] - b[1]);
+  const scored = candidates.map((c) => [c, editDistance(word, c)] as const).filter(([, d]) => d <= 2).sort((a, b) => a[1] - b[1]);
   return scored[0]?.[0];
 }
 
@@ -171,13 +163,11 @@ function parseSelector(text: string): [string, string] {
   return [key, value];
 }
 
-const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
-
 function parseToleration(text: string): Toleration {
   const colon = text.lastIndexOf(':');
   const effect = colon < 0 ? '' : text.slice(colon + 1);
-  if (colon < 0 || !EFFECTS.includes(effect)) {
-    throw new UsageError(`--toleration must be KEY[=VALUE]:EFFECT with EFFECT one of ${EFFECTS.join(', ')} but got ${printable(text, true)}`, 'eligible');
+  if (colon < 0 || !TAINT_EFFECTS.includes(effect)) {
+    throw new UsageError(`--toleration must be KEY[=VALUE]:EFFECT with EFFECT one of ${TAINT_EFFECTS.join(', ')} but got ${printable(text, true)}`, 'eligible');
   }
   const head = text.slice(0, colon);
   const at = head.indexOf('=');
@@ -224,8 +214,6 @@ function readManifest(io: Io, file: string): { objects: unknown[]; source: strin
   return { objects, source };
 }
 
-const CONTROL_PLANE_TAINT = 'node-role.kubernetes.io/control-plane';
-
 /** The report as a table, with the fixes that apply; `controlPlaneHint` is the fix for a tainted control plane. */
 function table(report: EligibilityReport, controlPlaneHint: string): string {
   const rows = [['NODE', 'ELIGIBLE', 'REASON'], ...report.nodes.map((n) => [printable(n.name), n.eligible ? 'yes' : 'no', n.reasons.join('; ') || '-'])];
@@ -256,7 +244,7 @@ function table(report: EligibilityReport, controlPlaneHint: string): string {
   if (fixes.length > 0) {
     lines.push('', 'Nodes whose only obstacle is the label become eligible with:', ...fixes);
   }
-  if (report.nodes.some((n) => n.reasons.some((r) => r.startsWith(`taint ${CONTROL_PLANE_TAINT}:`)))) {
+  if (report.nodes.some((n) => n.reasons.some((r) => r.startsWith(`taint ${CONTROL_PLANE_TAINT_KEY}:`)))) {
     lines.push('', controlPlaneHint);
   }
   return `${lines.join('\n')}\n`;
@@ -299,7 +287,7 @@ function eligible(args: string[], io: Io): number {
       io.out(`${printableJson({ daemonSets: reports.map((r) => ({ name: r.name, namespace: r.namespace, desired: r.desired, nodes: verdicts(r) })) })}\n`);
     } else {
       // --manifest takes no --tolerate-control-plane: the fix belongs in the manifest.
-      const hint = `Control-plane nodes are tainted; tolerate ${CONTROL_PLANE_TAINT}:NoSchedule in the DaemonSet's pod template (NodeToleration.controlPlane() in the policy) to run there.`;
+      const hint = `Control-plane nodes are tainted; tolerate ${CONTROL_PLANE_TAINT_KEY}:NoSchedule in the DaemonSet's pod template (NodeToleration.controlPlane() in the policy) to run there.`;
       io.out(reports.map((r) => `DaemonSet ${r.namespace ? `${printable(r.namespace)}/` : ''}${printable(r.name)}\n${table(r, hint)}`).join('\n'));
     }
     return 0;
@@ -315,7 +303,7 @@ function eligible(args: string[], io: Io): number {
   const scheduling: PodScheduling = {
     nodeSelector: Object.fromEntries(selectors),
     tolerations: [
-      ...(values['tolerate-control-plane'] ? [{ key: CONTROL_PLANE_TAINT, operator: 'Exists', effect: 'NoSchedule' }] : []),
+      ...(values['tolerate-control-plane'] ? [{ key: CONTROL_PLANE_TAINT_KEY, operator: 'Exists', effect: 'NoSchedule' }] : []),
       ...(values.toleration ?? []).map(parseToleration),
     ],
   };

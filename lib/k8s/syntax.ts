@@ -57,6 +57,24 @@ export const QUANTITY_PATTERN = /^\+?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+|Ki|Mi|Gi|T
 
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
+/** The text with control, invisible and bidirectional characters escaped as \uXXXX (which JSON reads back as the same). */
+export function escapeUnprintable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** The Levenshtein distance between two words: for "did you mean" hints. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
 /**
  * Quotes a received value for a message, whatever it is (a BigInt, a
  * function, a cyclic object): JSON, with control, invisible and bidirectional
@@ -73,7 +91,7 @@ export function show(value: unknown): string {
     text = undefined;
   }
   text ??= typeof value === 'symbol' || typeof value === 'function' || typeof value === 'bigint' ? String(value) : Object.prototype.toString.call(value);
-  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeUnprintable(text);
 }
 
 /** The problem "'prop' must be <allowed> but got <value>". */
