@@ -12,7 +12,7 @@ import { checkMeta } from './api/meta';
 import { checkApiValidation } from './api-validation';
 import { checkCustomResource, checkCustomResourceDefinition, CrdIndex, crdIndex, groupOf, isCustomGroup } from './crds';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
-import { Finding, KubeObject, Problem, show } from './finding';
+import { Finding, isObject, KubeObject, Problem, show } from './finding';
 import { checkMetadata } from './metadata';
 import { checkNamespaceLabels, namespacePolicies, NamespacePolicy } from './namespaces';
 import { normalize } from './normalize';
@@ -78,10 +78,6 @@ interface Entry {
 }
 
 const RULES_BY_ID = new Map<string, Rule>(ALL_RULES.map((r) => [r.id, r]));
-
-function isObject(value: unknown): value is KubeObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function describe(obj: KubeObject): string {
   const kind = typeof obj?.kind === 'string' ? obj.kind : '(no kind)';

@@ -9,7 +9,7 @@
  * warning says so. The CRDs themselves get the basic checks of
  * ValidateCustomResourceDefinition.
  */
-import { join, KubeObject, Problem, show } from './finding';
+import { isObject, join, KubeObject, Problem, show } from './finding';
 import { RULES } from './rules';
 
 /** A CRD's schema node (JSONSchemaProps), loosely typed: it comes from the input. */
@@ -37,10 +37,6 @@ export interface CrdDefinition {
   /** Whether the status subresource is on (status is then not taken on create). */
   readonly statusSubresource: boolean;
   readonly versions: readonly CrdVersion[];
-}
-
-function isObject(value: unknown): value is KubeObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The group of an apiVersion (`''` for the core group). */
@@ -95,7 +91,6 @@ class CrValidator {
 
   validate(value: unknown, schema: SchemaProps, path: string): void {
     // Nulls are pruned (unless nullable) before validation, as are absent values.
-    if (value === null && schema.nullable !== true) return;
     if (value === null) return;
     if (schema['x-kubernetes-int-or-string'] === true) {
       if (!(typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value)))) {

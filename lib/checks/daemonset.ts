@@ -2,14 +2,10 @@
  * DaemonSet rules that no linter has, each from the upstream issue or
  * documentation cited in its rule.
  */
-import { join, KubeObject, Problem, show } from './finding';
+import { isObject, join, KubeObject, Problem, show } from './finding';
 import { containersOf, PodTemplate } from './pod-templates';
 import { RULES } from './rules';
 import { labelSelectorMatches } from './workload';
-
-function isObject(value: unknown): value is KubeObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function nonZero(value: unknown): boolean {
   return value !== undefined && value !== null && value !== 0 && value !== '0%' && value !== '0';

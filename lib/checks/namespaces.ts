@@ -6,7 +6,7 @@
  * not hold are judged at the level the caller names (`restricted` by
  * default): their labels are not known.
  */
-import { join, KubeObject, Problem, show } from './finding';
+import { isObject, join, KubeObject, Problem, show } from './finding';
 import { PodSecurityLevel } from './pod-security';
 import { RULES } from './rules';
 
@@ -25,10 +25,6 @@ export interface NamespacePolicy {
   readonly warn?: PodSecurityLevel;
   /** The enforced policy version as labelled (`latest`, `v1.28`); the checks judge by the v1.28 controls. */
   readonly enforceVersion?: string;
-}
-
-function isObject(value: unknown): value is KubeObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The Pod Security policy of every Namespace among the objects, by name. */

@@ -5,7 +5,7 @@
  * validation or by Pod Security admission). A copy: the caller's object is
  * never changed.
  */
-import { join, KubeObject, Problem } from './finding';
+import { isObject, join, KubeObject, Problem } from './finding';
 import { podTemplateOf } from './pod-templates';
 import { RULES } from './rules';
 
@@ -37,10 +37,6 @@ const GATED_JOB_FIELDS: ReadonlyArray<{ readonly field: string; readonly gate: s
   { field: 'maxFailedIndexes', gate: 'JobBackoffLimitPerIndex (alpha)' },
   { field: 'podReplacementPolicy', gate: 'JobPodReplacementPolicy (alpha)' },
 ];
-
-function isObject(value: unknown): value is KubeObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The nesting depth of a value, counted without recursion (a hostile document cannot overflow the stack). */
 export function depthOf(value: unknown): number {

@@ -1,4 +1,4 @@
-import { join, KubeObject } from './finding';
+import { isObject, join, KubeObject } from './finding';
 
 /** A pod spec inside an object, with where it sits. */
 export interface PodTemplate {
@@ -22,10 +22,6 @@ export interface ContainerAt {
 
 /** Kinds whose pod template is at spec.template. */
 const TEMPLATE_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController', 'Job']);
-
-function isObject(value: unknown): value is KubeObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The pod template of a workload object, if its kind has one (Pod, DaemonSet,

@@ -11,7 +11,7 @@ import { Finding } from './finding';
  * The file cdk8s writes beside the manifests, only so that the validation
  * report can name construct paths. The CLI has read it before plugins run.
  */
-export const CONSTRUCT_METADATA_FILE = 'construct-metadata.json';
+const CONSTRUCT_METADATA_FILE = 'construct-metadata.json';
 
 /** The part of cdk8s-cli's ValidationContext this plugin uses. */
 export interface ValidationContextLike {

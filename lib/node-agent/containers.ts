@@ -206,9 +206,9 @@ const CAPABILITIES: string[] = Object.values(kplus.Capability);
 const SECCOMP_TYPES: string[] = Object.values(kplus.SeccompProfileType);
 const TERMINATION_MESSAGE_POLICIES: string[] = Object.values(TerminationMessagePolicy);
 
-/** The capability whose holder can escalate anyway: the API server refuses it with allowPrivilegeEscalation false. */
+/** The capability whose holder can escalate anyway, so allowPrivilegeEscalation: false would only pretend. */
 function addsSysAdmin(sc: AgentSecurityContext | undefined): boolean {
-  return (sc?.capabilities?.add ?? []).some((c) => c === kplus.Capability.SYS_ADMIN || (c as string) === 'CAP_SYS_ADMIN');
+  return (sc?.capabilities?.add ?? []).some((c) => c === kplus.Capability.SYS_ADMIN);
 }
 
 /**

@@ -190,6 +190,10 @@ export const CORPUS: readonly CorpusCase[] = [
   // Node selection and affinity.
   make('node-selector-bad-key', daemonSet, no, (_, p) => { p.nodeSelector = { 'a b': 'x' }; }),
   make('node-selector-ok', daemonSet, ok, (_, p) => { p.nodeSelector = { 'kubernetes.io/os': 'linux' }; }),
+  // ValidateLabels, wherever a map of labels is given.
+  make('node-selector-bad-value', daemonSet, no, (_, p) => { p.nodeSelector = { tier: 'a b' }; }),
+  make('service-selector-bad-value', service, no, (o) => { o.spec.selector = { app: 'a b' }; }),
+  make('pdb-match-labels-bad-key', pdb, no, (o) => { o.spec.selector.matchLabels = { 'a b': 'web' }; }),
   make('affinity-in-without-values', daemonSet, no, (_, p) => { p.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In' }] }] } } }; }),
   make('affinity-exists-with-values', daemonSet, no, (_, p) => { p.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'Exists', values: ['a'] }] }] } } }; }),
   make('affinity-gt-two-values', daemonSet, no, (_, p) => { p.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'cores', operator: 'Gt', values: ['1', '2'] }] }] } } }; }),

@@ -7,7 +7,7 @@ import { RULES } from '../rules';
 import { Add, checkLabelSelector, checkNonNegative, isInt, isObject, unsupported } from './common';
 
 /** validateScheduleFormat: a standard five-field cron spec or a descriptor, without a TZ prefix. */
-export function cronProblem(schedule: string): string | undefined {
+function cronProblem(schedule: string): string | undefined {
   if (/^\s*(CRON_)?TZ=/.test(schedule)) {
     return 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead';
   }
@@ -56,8 +56,6 @@ function checkJobSpec(add: Add, path: string, spec: KubeObject, pod: PodTemplate
     if (policy === undefined || policy === 'Always') {
       add(RULES.apiJob, join(pod.specPath, 'restartPolicy'), policy === undefined ? 'Required value: valid values: "OnFailure", "Never"' : unsupported(policy, ['OnFailure', 'Never']));
     }
-  } else {
-    add(RULES.apiJob, join(path, 'template'), 'Required value');
   }
 }
 

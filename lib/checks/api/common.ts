@@ -3,15 +3,22 @@
  * "Invalid value") and the checks of values several API groups share.
  */
 import { checkLabelValue, checkQualifiedName } from '../../k8s/syntax';
-import { join, KubeObject, show } from '../finding';
+import { isObject, join, KubeObject, show } from '../finding';
 import { Rule, RULES } from '../rules';
 
 /** Records one problem: the rule, the field path and the message. */
 export type Add = (rule: Rule, path: string, message: string) => void;
 
-/** A JSON object (not an array, not null). */
-export function isObject(value: unknown): value is KubeObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+export { isObject };
+
+/** ValidateLabels (apimachinery unversioned validation): each key a qualified name, each value a label value; anything but an object is the schema's. */
+export function checkLabels(add: Add, rule: Rule, path: string, labels: unknown): void {
+  if (!isObject(labels)) return;
+  for (const [key, value] of Object.entries(labels)) {
+    const keyProblem = checkQualifiedName('key', key);
+    const problem = keyProblem ?? checkLabelValue('value', value);
+    if (problem) add(rule, join(path, key), invalid(keyProblem ? key : value, problem)!);
+  }
 }
 
 /** The objects of an array field; anything else is the schema check's to report. */
@@ -62,12 +69,7 @@ export function checkNonNegative(add: Add, rule: Rule, path: string, value: unkn
  */
 export function checkLabelSelector(add: Add, path: string, selector: unknown): void {
   if (!isObject(selector)) return;
-  if (isObject(selector.matchLabels)) {
-    for (const [key, value] of Object.entries(selector.matchLabels)) {
-      const problem = checkQualifiedName('key', key) ?? checkLabelValue('value', value);
-      if (problem) add(RULES.apiLabelSelector, join(path, 'matchLabels', key), invalid(checkQualifiedName('key', key) ? key : value, problem)!);
-    }
-  }
+  checkLabels(add, RULES.apiLabelSelector, join(path, 'matchLabels'), selector.matchLabels);
   list(selector.matchExpressions).forEach((r, i) => {
     const at = join(path, 'matchExpressions', i);
     const values: unknown[] = Array.isArray(r.values) ? r.values : [];

@@ -8,7 +8,7 @@ import { checkDns1123Label, checkDns1123Subdomain, checkLabelValue, checkQualifi
 import { join, KubeObject, show } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
 import { Rule, RULES } from '../rules';
-import { Add, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
+import { Add, checkLabels, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
 
 /** IsValidPortName: an IANA service name. */
 export function portNameProblem(name: string): string | undefined {
@@ -499,7 +499,7 @@ function checkDns(add: Add, pod: PodTemplate): void {
 }
 
 /** The pod restart policies. */
-export const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 
 /** validateWindows: the Linux-only fields a pod with os.name windows may not set. */
 function checkWindows(add: Add, pod: PodTemplate): void {
@@ -593,12 +593,7 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
       if (problem) add(RULES.apiPodSpec, join(at, field), invalid(spec[field], problem)!);
     }
   }
-  if (isObject(spec.nodeSelector)) {
-    for (const [key, value] of Object.entries(spec.nodeSelector)) {
-      const problem = checkQualifiedName('key', key) ?? checkLabelValue('value', value);
-      if (problem) add(RULES.apiPodSpec, join(at, 'nodeSelector', key), invalid(checkQualifiedName('key', key) ? key : value, problem)!);
-    }
-  }
+  checkLabels(add, RULES.apiPodSpec, join(at, 'nodeSelector'), spec.nodeSelector);
   if (spec.os !== undefined && isObject(spec.os) && !['linux', 'windows'].includes(spec.os.name)) {
     add(RULES.apiPodSpec, join(at, 'os', 'name'), unsupported(spec.os.name, ['linux', 'windows']));
   }

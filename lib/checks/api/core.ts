@@ -2,11 +2,11 @@
  * Core objects other than pods (pkg/apis/core/validation, validation.go):
  * Service, ConfigMap, Secret, ReplicationController.
  */
-import { checkDns1123Label, checkLabelValue, checkQualifiedName } from '../../k8s/syntax';
+import { checkDns1123Label } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
-import { Add, checkNonNegative, invalid, isInt, isObject, list, unsupported } from './common';
+import { Add, checkLabels, checkNonNegative, invalid, isInt, isObject, list, unsupported } from './common';
 import { checkPortNumOrName, checkTemplateRestartPolicy, CONFIG_KEY, PROTOCOLS } from './core-pod';
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
@@ -48,12 +48,7 @@ export function checkService(add: Add, obj: KubeObject): void {
   if (spec.sessionAffinity !== undefined && !['ClientIP', 'None'].includes(spec.sessionAffinity)) {
     add(RULES.apiService, 'spec.sessionAffinity', unsupported(spec.sessionAffinity, ['ClientIP', 'None']));
   }
-  if (isObject(spec.selector)) {
-    for (const [key, value] of Object.entries(spec.selector)) {
-      const problem = checkQualifiedName('key', key) ?? checkLabelValue('value', value);
-      if (problem) add(RULES.apiService, join('spec', 'selector', key), invalid(checkQualifiedName('key', key) ? key : value, problem)!);
-    }
-  }
+  checkLabels(add, RULES.apiService, 'spec.selector', spec.selector);
 }
 
 const SECRET_KEYS: Record<string, string[]> = {
