@@ -30,9 +30,14 @@ export function lastAppliedSize(obj: object): number {
  * plus the last-applied one.
  */
 export function annotationsSizeAfterApply(obj: { readonly metadata?: { readonly annotations?: Record<string, unknown> } }): number {
-  const own = Object.entries(obj.metadata?.annotations ?? {}).filter(([k]) => k !== LAST_APPLIED_ANNOTATION)
-    .reduce((n, [k, v]) => n + Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0), 0);
-  return own + Buffer.byteLength(LAST_APPLIED_ANNOTATION) + lastAppliedSize(obj);
+  // Apply replaces a last-applied annotation already there.
+  const own = Object.fromEntries(Object.entries(obj.metadata?.annotations ?? {}).filter(([k]) => k !== LAST_APPLIED_ANNOTATION));
+  return annotationsSize(own) + Buffer.byteLength(LAST_APPLIED_ANNOTATION) + lastAppliedSize(obj);
+}
+
+/** The bytes an object's annotations hold, as ValidateAnnotationsSize counts them: every key and value. */
+export function annotationsSize(annotations: Record<string, unknown>): number {
+  return Object.entries(annotations).reduce((n, [k, v]) => n + Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0), 0);
 }
 
 /** The problem of an object that `kubectl apply` cannot apply because it is too large, if it is. */

@@ -49,3 +49,15 @@ describe('object names, by the name function of their kind', () => {
     expect(checkObject(obj, undefined, { apply: 'server-side' }).map((f) => `${f.rule.id} ${f.path}`)).toEqual(['api-object-meta metadata.annotations']);
   });
 });
+
+describe('the size of an object\'s annotations (ValidateAnnotationsSize)', () => {
+  // Asked of a v1.32 server with `kubectl apply --server-side --dry-run=server`: a key "a" and 262143 bytes pass, 262144 do not.
+  const withAnnotation = (bytes: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', annotations: { a: 'x'.repeat(bytes) } } });
+  const sizeFindings = (bytes: number) => checkObject(withAnnotation(bytes), undefined, { apply: 'server-side' })
+    .filter((f) => f.path === 'metadata.annotations').map((f) => `${f.rule.id}: ${f.message}`);
+
+  test('counts every key and value against 256 KiB', () => {
+    expect(sizeFindings(262143)).toEqual([]);
+    expect(sizeFindings(262144)).toEqual(['api-object-meta: Too long: must have at most 262144 bytes']);
+  });
+});

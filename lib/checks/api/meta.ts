@@ -5,6 +5,7 @@
  * validation passes none gets only the generic registry's
  * (apiserver/pkg/registry/rest: BeforeCreate, path.ValidatePathSegmentName).
  */
+import { ANNOTATIONS_SIZE_LIMIT,annotationsSize } from '../../k8s/apply';
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
 import { Add, isObject } from './common';
@@ -120,8 +121,7 @@ export function checkMeta(add: Add, obj: KubeObject): void {
     }
   }
   if (isObject(meta.annotations)) {
-    // ValidateAnnotationsSize: the bytes of every key and value.
-    const size = Object.entries(meta.annotations).reduce((n, [k, v]) => n + Buffer.byteLength(k) + (typeof v === 'string' ? Buffer.byteLength(v) : 0), 0);
-    if (size > 256 * 1024) add(RULES.apiObjectMeta, 'metadata.annotations', `Too long: must have at most ${256 * 1024} bytes`);
+    // ValidateAnnotationsSize.
+    if (annotationsSize(meta.annotations) > ANNOTATIONS_SIZE_LIMIT) add(RULES.apiObjectMeta, 'metadata.annotations', `Too long: must have at most ${ANNOTATIONS_SIZE_LIMIT} bytes`);
   }
 }
