@@ -108,7 +108,8 @@ export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
   const reasons: string[] = [];
   const missingLabels: Record<string, string> = {};
   // pkg/controller/daemon: predicates, fitsNodeName.
-  if (pod.nodeName !== undefined && pod.nodeName !== '' && pod.nodeName !== name) {
+  const pinned = pod.nodeName !== undefined && pod.nodeName !== '' && pod.nodeName !== name;
+  if (pinned) {
     reasons.push(`spec.nodeName is ${printable(pod.nodeName, true)}`);
   }
 
@@ -122,7 +123,6 @@ export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
     }
   }
   const labelReasons = reasons.length;
-  const pinned = pod.nodeName !== undefined && pod.nodeName !== '' && pod.nodeName !== name;
 
   const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (terms !== undefined && !affinityMatches(terms, name, labels)) {

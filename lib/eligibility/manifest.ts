@@ -7,7 +7,7 @@ import { NodeSelectorRequirement } from '../k8s/scheduling';
 import { isRecord } from '../k8s/syntax';
 import { EligibilityReport, evaluateNodes, KubeNode, PodScheduling } from './evaluate';
 import { NodeListError } from './node-list';
-import { printable } from './printable';
+import { printable, shown } from './printable';
 
 /** A DaemonSet of a manifest and the scheduling fields of its pod template. */
 export interface ManifestDaemonSet {
@@ -17,10 +17,6 @@ export interface ManifestDaemonSet {
   readonly namespace?: string;
   /** Its pod template's scheduling fields. */
   readonly scheduling: PodScheduling;
-}
-
-function shown(value: unknown): string {
-  return typeof value === 'string' ? printable(value, true) : printable(JSON.stringify(value) ?? String(value));
 }
 
 /** Checks one value's type, or throws naming the field. */
@@ -35,9 +31,9 @@ class Reader {
     return value !== undefined && value !== null;
   }
 
-  strings(path: string, value: unknown, want = 'an array of strings'): readonly string[] | undefined {
+  strings(path: string, value: unknown): readonly string[] | undefined {
     if (!this.optional(value)) return undefined;
-    if (!Array.isArray(value)) this.fail(path, want, value);
+    if (!Array.isArray(value)) this.fail(path, 'an array of strings', value);
     value.forEach((v, i) => { if (typeof v !== 'string') this.fail(`${path}[${i}]`, 'a string', v); });
     return value;
   }

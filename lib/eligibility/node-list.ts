@@ -8,7 +8,7 @@
 import { parseAllDocuments } from 'yaml';
 import { isRecord } from '../k8s/syntax';
 import type { KubeNode } from './evaluate';
-import { printable } from './printable';
+import { printable, shown } from './printable';
 
 /** Bad input: the message is one line, for the user, without a stack trace. */
 export class NodeListError extends Error {
@@ -47,13 +47,6 @@ function describe(value: unknown): string {
     return typeof value.kind === 'string' ? `kind ${printable(value.kind, true)}` : 'an object without a kind';
   }
   return Array.isArray(value) ? 'an array' : `a ${value === null ? 'null' : typeof value}`;
-}
-
-function shown(value: unknown): string {
-  if (typeof value === 'string') {
-    return printable(value, true);
-  }
-  return printable(JSON.stringify(value) ?? String(value));
 }
 
 /** The node's fields that eligibility reads, each of the type the API gives, or an error naming it. */

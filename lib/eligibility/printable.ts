@@ -30,3 +30,8 @@ export function printableJson(value: unknown): string {
 export function printableLines(text: string): string {
   return text.split('\n').map(escapeUnprintable).join('\n');
 }
+
+/** A value from the input as a message shows it: a string quoted, anything else as JSON, made safe for a terminal. */
+export function shown(value: unknown): string {
+  return typeof value === 'string' ? printable(value, true) : printable(JSON.stringify(value) ?? String(value));
+}

@@ -62,6 +62,16 @@ export function escapeUnprintable(text: string): string {
   return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Why a port name is not an IANA service name (apimachinery validation: IsValidPortName), if it is not: the API server's words. */
+export function portNameProblem(name: string): string | undefined {
+  if (name.length > 15) return 'must be no more than 15 characters';
+  if (!/^[-a-z0-9]+$/.test(name)) return 'must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)';
+  if (!/[a-z]/.test(name)) return 'must contain at least one letter (a-z)';
+  if (name.includes('--')) return 'must not contain consecutive hyphens';
+  if (name.startsWith('-') || name.endsWith('-')) return 'must not begin or end with a hyphen';
+  return undefined;
+}
+
 /** The Levenshtein distance between two words: for "did you mean" hints. */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -5,7 +5,7 @@
  */
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { checkDns1123Label, checkImage, checkInteger, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
+import { checkDns1123Label, checkImage, checkInteger, defined, isRecord, portNameProblem, Problem, problem, show } from '../k8s/syntax';
 import { checkResources } from '../validate-props';
 import { AgentMount, checkAbsolutePath, mountProblems } from './volumes';
 
@@ -367,7 +367,7 @@ function portProblems(prop: string, ports: unknown, hostNetwork: boolean): Probl
       hostNetwork && port.hostPort !== undefined && port.hostPort !== port.number ? problem(`${prop}[${i}].hostPort`, `unset or equal to the port (${show(port.number)}) with hostNetwork, as the API server requires`, port.hostPort) : undefined,
       port.protocol !== undefined && !PROTOCOLS.includes(port.protocol as string) ? problem(`${prop}[${i}].protocol`, `one of ${PROTOCOLS.join(', ')}`, port.protocol) : undefined,
       port.hostIp !== undefined ? problem(`${prop}[${i}].hostIp`, 'unset (an agent on every node binds all addresses)', port.hostIp) : undefined,
-      port.name !== undefined && (typeof port.name !== 'string' || !/^(?=.*[a-z])[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(port.name) || port.name.length > 15 || port.name.includes('--'))
+      port.name !== undefined && (typeof port.name !== 'string' || portNameProblem(port.name) !== undefined)
         ? problem(`${prop}[${i}].name`, 'an IANA service name (at most 15 characters of a-z, 0-9 and single dashes, with a letter)', port.name) : undefined,
       port.name !== undefined && names.has(port.name) ? problem(`${prop}[${i}].name`, 'unique among the container\'s ports', port.name) : undefined,
       numbers.has(`${show(port.number)}/${show(protocol)}`) ? problem(`${prop}[${i}].number`, `unique among the container's ${String(show(protocol)).replace(/"/g, '')} ports`, port.number) : undefined,

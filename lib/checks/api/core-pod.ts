@@ -4,21 +4,11 @@
  * pod template.
  */
 import { compareQuantities, parseQuantity } from '../../k8s/quantity';
-import { checkDns1123Label, checkDns1123Subdomain, checkLabelValue, checkQualifiedName } from '../../k8s/syntax';
+import { checkDns1123Label, checkDns1123Subdomain, checkLabelValue, checkQualifiedName, portNameProblem } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
 import { Rule, RULES } from '../rules';
 import { Add, checkLabels, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
-
-/** IsValidPortName: an IANA service name. */
-export function portNameProblem(name: string): string | undefined {
-  if (name.length > 15) return 'must be no more than 15 characters';
-  if (!/^[-a-z0-9]+$/.test(name)) return 'must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)';
-  if (!/[a-z]/.test(name)) return 'must contain at least one letter (a-z)';
-  if (name.includes('--')) return 'must not contain consecutive hyphens';
-  if (name.startsWith('-') || name.endsWith('-')) return 'must not begin or end with a hyphen';
-  return undefined;
-}
 
 /** validatePortNumOrName: 1-65535, or an IANA name. */
 export function checkPortNumOrName(add: Add, rule: Rule, path: string, port: unknown): void {

@@ -2,11 +2,11 @@
  * networking.k8s.io/v1 (pkg/apis/networking/validation, release-1.28):
  * Ingress and NetworkPolicy, the parts charts get wrong.
  */
-import { checkDns1123Subdomain } from '../../k8s/syntax';
+import { checkDns1123Subdomain, portNameProblem } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
 import { Add, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
-import { portNameProblem, PROTOCOLS } from './core-pod';
+import { PROTOCOLS } from './core-pod';
 
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
