@@ -334,7 +334,12 @@ export function checkInputs(inputs: ReadonlyArray<{ readonly file: string; reado
   return run(inputs, options);
 }
 
-function run(inputs: ReadonlyArray<{ readonly file?: string; readonly text: string }>, options: CheckOptions): CheckReport {
+/**
+ * @param synthesized the inputs are what `cdk8s synth` just wrote: a file in
+ * templates/ of a Helm chart is then a manifest (`--format helm`), not a
+ * template to render first
+ */
+function run(inputs: ReadonlyArray<{ readonly file?: string; readonly text: string }>, options: CheckOptions, synthesized = false): CheckReport {
   const findings: Finding[] = [];
   const notes: Note[] = [];
   const entries: Entry[] = [];
@@ -342,7 +347,7 @@ function run(inputs: ReadonlyArray<{ readonly file?: string; readonly text: stri
   const skip = new Set(options.skipKinds ?? []);
   let objects = 0;
   for (const { file, text } of inputs) {
-    if (file !== undefined && file !== 'stdin' && isHelmTemplate(file)) {
+    if (!synthesized && file !== undefined && file !== 'stdin' && isHelmTemplate(file)) {
       notes.push({ file, message: 'a template of a Helm chart, not a manifest: check the output of `helm template` instead' });
       continue;
     }
@@ -397,6 +402,11 @@ export function checkYaml(text: string, file?: string, options: CheckOptions = {
 /** Every finding for some manifest files, judged together (rules across objects span files). */
 export function checkFiles(files: readonly string[], options: CheckOptions = {}): Finding[] {
   return checkTexts(files.map((file) => ({ file, text: fs.readFileSync(file, 'utf-8') })), options);
+}
+
+/** @internal Every finding for the files `cdk8s synth` wrote (the validation plugin's input), a Helm chart's templates included. */
+export function checkSynthesized(files: readonly string[], options: CheckOptions = {}): Finding[] {
+  return run(files.map((file) => ({ file, text: fs.readFileSync(file, 'utf-8') })), options, true).findings;
 }
 
 /** Every finding for one parsed object (rules across objects need {@link checkObjects}). */

@@ -106,10 +106,10 @@ export class NodeAgentChecks {
   private check(context: ValidationContextLike): void {
     // Loaded here, not at the top, so that cdk8s can construct the plugin cheaply.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { checkFiles } = require('./check') as typeof import('./check');
+    const { checkSynthesized } = require('./check') as typeof import('./check');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { isBlocking } = require('./report') as typeof import('./report');
-    const findings = checkFiles(context.manifests, this.options);
+    const findings = checkSynthesized(context.manifests, this.options);
     const byRule = new Map<string, Finding[]>();
     for (const f of findings) {
       const status = f.waived !== undefined ? 'waived' : f.severity;

@@ -53,6 +53,24 @@ describe('NodeAgentChecks (the cdk8s validation plugin)', () => {
     }]);
   });
 
+  test('checks the manifests of `cdk8s synth --format helm` too: its templates/ are the synthesized manifests', async () => {
+    // GIVEN a privileged DaemonSet where the Helm synth writes it, beside Chart.yaml
+    const ds = cleanDaemonSet();
+    ds.spec.template.spec.containers[0].securityContext.privileged = true;
+    const { context, submitted, file } = contextFor(ds);
+    const chart = path.dirname(file);
+    fs.mkdirSync(path.join(chart, 'templates'));
+    const template = path.join(chart, 'templates', path.basename(file));
+    fs.renameSync(file, template);
+    fs.writeFileSync(path.join(chart, 'Chart.yaml'), 'apiVersion: v2\nname: agents\nversion: 1.0.0\n');
+
+    // WHEN
+    await new NodeAgentChecks().validate({ ...context, manifests: [template] });
+
+    // THEN
+    expect(submitted[0]).toEqual({ status: 'failure', metadata: expect.objectContaining({ errors: '2' }) });
+  });
+
   test('reports warnings without failing, unless told to', async () => {
     const ds = cleanDaemonSet();
     ds.spec.template.spec.containers[0].image = 'busybox:latest';
