@@ -6,9 +6,7 @@
 // writes the chart into a fresh folder and swaps it in only when everything
 // (the checks included) succeeded; a refusal is one line and exit 2.
 //   NODE_REPORTER_VARIANTS=v2 npm run helm -- OUTDIR --chart-version 1.0.0 [--no-validate ...]
-const fs = require('node:fs');
-const path = require('node:path');
-const { UsageError, claimOutputFolder, main, parseArguments, runCdk8s, shown, swapIn, workFolderBeside } = require('./output-folder');
+const { UsageError, claimOutputFolder, main, parseArguments, synthesizeInto } = require('./output-folder');
 
 const USAGE = 'usage: NODE_REPORTER_VARIANTS=VARIANT npm run helm -- OUTDIR --chart-version X.Y.Z [--no-validate | --app CMD | ...]';
 // SemVer 2 (https://semver.org), which Helm and the cdk8s CLI require.
@@ -32,23 +30,11 @@ function parse(argv) {
 function helm(argv) {
   const options = parse(argv);
   const outdir = claimOutputFolder(options.outdir, { kind: 'helm' });
-  const work = workFolderBeside(outdir, 'write the chart into a writable folder');
-  try {
-    const fresh = path.join(work, 'chart');
-    const { status, refused } = runCdk8s(['--format', 'helm', '--chart-version', options.chartVersion, '-o', fresh, ...options.extra]);
-    if (status !== 0) {
-      if (refused) {
-        return 2;
-      }
-      console.error(`helm chart failed (exit ${status}): ${shown(outdir)} is left as it was`);
-      return status;
-    }
-    swapIn(fresh, outdir, work);
-    console.log(`wrote ${shown(outdir)}`);
-    return 0;
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
+  return synthesizeInto(outdir, {
+    hint: 'write the chart into a writable folder',
+    label: 'helm chart',
+    args: (fresh) => ['--format', 'helm', '--chart-version', options.chartVersion, '-o', fresh, ...options.extra],
+  });
 }
 
 module.exports = { parse, helm };

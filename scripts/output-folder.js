@@ -131,6 +131,32 @@ function swapIn(fresh, outdir, work) {
   fs.renameSync(fresh, outdir);
 }
 
+/**
+ * Runs the cdk8s CLI into a fresh folder beside `outdir` (`args(fresh)`) and
+ * swaps it in only when it succeeds; `outdir` is untouched otherwise. The
+ * exit code: 0, 2 for a refusal the app already reported, else the CLI's.
+ * @param hint what to do when the folder beside `outdir` cannot be written
+ * @param label what failed, in the one-line failure message
+ */
+function synthesizeInto(outdir, { hint, label, args }) {
+  const work = workFolderBeside(outdir, hint);
+  try {
+    const fresh = path.join(work, 'out');
+    const { status, refused } = runCdk8s(args(fresh));
+    if (status !== 0) {
+      if (!refused) {
+        console.error(`${label} failed (exit ${status}): ${shown(outdir)} is left as it was`);
+      }
+      return refused ? 2 : status;
+    }
+    swapIn(fresh, outdir, work);
+    console.log(`wrote ${shown(outdir)}`);
+    return 0;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 // The CLI restates an app's failure as its own error with a stack trace
 // ("Error: command ... returned a non-zero exit code N" and "    at ..."
 // lines): the app has already said why, so those lines are dropped.
@@ -225,4 +251,4 @@ function main(name, run) {
   }
 }
 
-module.exports = { ROOT, UsageError, claimOutputFolder, main, parseArguments, runCdk8s, shown, swapIn, withoutCliTrace, workFolderBeside };
+module.exports = { ROOT, UsageError, claimOutputFolder, main, parseArguments, runCdk8s, shown, swapIn, synthesizeInto, withoutCliTrace, workFolderBeside };

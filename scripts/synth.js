@@ -10,7 +10,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ROOT, UsageError, claimOutputFolder, main, parseArguments, runCdk8s, shown, swapIn, workFolderBeside } = require('./output-folder');
+const { ROOT, UsageError, claimOutputFolder, main, parseArguments, runCdk8s, synthesizeInto } = require('./output-folder');
 
 const USAGE = 'usage: npm run synth [-- OUTDIR | --stdout] [--no-validate | --app CMD | ...]';
 
@@ -28,11 +28,6 @@ function printManifests(folder) {
   process.stdout.write(files.map((f) => fs.readFileSync(path.join(folder, f), 'utf-8')).join('---\n'));
 }
 
-function failed(status, outcome) {
-  console.error(`synth failed (exit ${status}): ${outcome}`);
-  return status;
-}
-
 function synth(argv) {
   const options = parse(argv);
   if (options.stdout) {
@@ -41,7 +36,8 @@ function synth(argv) {
       // The CLI's report (and its progress) goes to stderr, so stdout is YAML only.
       const { status, refused } = runCdk8s(['-o', path.join(work, 'out'), ...options.extra], { stdout: 2 });
       if (status !== 0) {
-        return refused ? 2 : failed(status, 'nothing printed');
+        if (!refused) console.error(`synth failed (exit ${status}): nothing printed`);
+        return refused ? 2 : status;
       }
       printManifests(path.join(work, 'out'));
       return 0;
@@ -50,18 +46,11 @@ function synth(argv) {
     }
   }
   const outdir = claimOutputFolder(options.outdir ?? 'dist', { kind: 'manifests', owned: path.join(ROOT, 'dist') });
-  const work = workFolderBeside(outdir, 'synthesize elsewhere with npm run synth -- OUTDIR, or print the manifests with npm run --silent synth -- --stdout');
-  try {
-    const { status, refused } = runCdk8s(['-o', path.join(work, 'out'), ...options.extra]);
-    if (status !== 0) {
-      return refused ? 2 : failed(status, `${shown(outdir)} is left as it was`);
-    }
-    swapIn(path.join(work, 'out'), outdir, work);
-    console.log(`wrote ${shown(outdir)}`);
-    return 0;
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
+  return synthesizeInto(outdir, {
+    hint: 'synthesize elsewhere with npm run synth -- OUTDIR, or print the manifests with npm run --silent synth -- --stdout',
+    label: 'synth',
+    args: (fresh) => ['-o', fresh, ...options.extra],
+  });
 }
 
 module.exports = { parse, synth };

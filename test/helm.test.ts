@@ -65,6 +65,23 @@ describe('npm run helm refuses, in one line and exit 2, writing nothing', () => 
   });
 });
 
+describe('npm run helm when the app fails', () => {
+  test('says so in one line and leaves the chart folder as it was', () => {
+    // GIVEN a chart written before, and an app the checks refuse
+    const chart = path.join(scratch, 'chart');
+    expect(helm([chart, '--chart-version', '1.0.0'], { NODE_REPORTER_VARIANTS: 'v2' }).status).toBe(0);
+    const before = state(scratch);
+
+    // WHEN
+    const result = helm([chart, '--chart-version', '1.0.1', '--app', `node --require tsx/cjs ${path.join(root, 'test', 'fixtures', 'privileged-app.ts')}`], { NODE_REPORTER_VARIANTS: 'v2' });
+
+    // THEN
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/helm chart failed \(exit \d\): \S*chart\/ is left as it was/);
+    expect(state(scratch)).toEqual(before);
+  });
+});
+
 describe('npm run helm writes a chart of one variant', () => {
   test('whose template Helm renders to that variant\'s manifest, with the variant as appVersion', () => {
     // GIVEN a chart written before, to be replaced
