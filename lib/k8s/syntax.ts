@@ -19,12 +19,15 @@ import { parseQuantity, quantityToNumber } from './quantity';
 export type Problem = string;
 
 /** A DNS-1123 label: lowercase alphanumerics and '-', at most 63 characters. */
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_LABEL_MAX = 63;
 
 /** A DNS-1123 subdomain: dot-separated DNS-1123 labels, at most 253 characters. */
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_SUBDOMAIN_MAX = 253;
+
+/** A DNS-1035 label: a DNS-1123 label that starts with a letter (Service names), at most 63 characters. */
+export const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /** The name part of a qualified name, and the syntax of a label value. */
 const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;

@@ -5,7 +5,8 @@
  * validation passes none gets only the generic registry's
  * (apiserver/pkg/registry/rest: BeforeCreate, path.ValidatePathSegmentName).
  */
-import { ANNOTATIONS_SIZE_LIMIT,annotationsSize } from '../../k8s/apply';
+import { ANNOTATIONS_SIZE_LIMIT, annotationsSize } from '../../k8s/apply';
+import { DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
 import { Add, isObject } from './common';
@@ -17,10 +18,6 @@ interface NameFunction {
   /** The problem of a name (or of a generateName prefix), as the server words it. */
   check(name: string, prefix: boolean): string | undefined;
 }
-
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /** NameIsDNS*: a generateName prefix may end in '-' (maskTrailingDash). */
 function masked(name: string, prefix: boolean): string {

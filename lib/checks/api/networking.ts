@@ -2,13 +2,11 @@
  * networking.k8s.io/v1 (pkg/apis/networking/validation, release-1.28):
  * Ingress and NetworkPolicy, the parts charts get wrong.
  */
-import { checkDns1123Subdomain, portNameProblem } from '../../k8s/syntax';
+import { checkDns1123Subdomain, DNS1035_LABEL, portNameProblem } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
 import { Add, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
 import { PROTOCOLS } from './core-pod';
-
-const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 
 /** IsWildcardDNS1123Subdomain or IsDNS1123Subdomain (validateIngressTLS); a rule's host may not be an IP either (validateIngressRules). */
 function hostProblem(host: string, { rule }: { rule: boolean }): string | undefined {
