@@ -45,6 +45,14 @@ export interface CheckOptions {
    * @default 'client-side'
    */
   readonly apply?: 'client-side' | 'server-side';
+  /**
+   * The Kubernetes version to judge by: `1.28` or `1.31` to `1.36` (`v1.35`
+   * and `1.35.6` name the same minor). Its schema, the API versions it
+   * serves, its validation rules and the Pod Security controls of
+   * `enforce-version: latest` follow it. An unsupported version throws.
+   * @default DEFAULT_KUBERNETES_VERSION ('1.28')
+   */
+  readonly kubernetesVersion?: string;
 }
 
 /** Something the checks set aside, and why: a file or document that is no manifest, a skipped kind. */

@@ -1,0 +1,59 @@
+/**
+ * The Kubernetes versions the checks judge by, and the constructs write for:
+ * 1.28 and 1.31 to 1.36, each with its OpenAPI definitions in schemas/ (1.29
+ * and 1.30 have none that could be had: see schemas/PROVENANCE.md). What
+ * differs between versions is data keyed by these minors, never an `if` on a
+ * version string in a rule: rules ask {@link atLeast}.
+ */
+
+/** The supported Kubernetes minors, oldest first. */
+export const KUBERNETES_VERSIONS = ['1.28', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36'] as const;
+
+/** A supported Kubernetes minor, `1.<minor>`. */
+export type KubernetesVersion = typeof KUBERNETES_VERSIONS[number];
+
+/**
+ * The version judged by (and written for) when none is chosen: the oldest
+ * supported, so that what passes is accepted by every supported server but
+ * for the APIs later versions remove (those the checks warn about as
+ * deprecated). Every output names the version used.
+ */
+export const DEFAULT_KUBERNETES_VERSION: KubernetesVersion = '1.28';
+
+/** The construct context key that sets an app's target version: `app.node.setContext(KUBERNETES_VERSION_CONTEXT, '1.35')`. */
+export const KUBERNETES_VERSION_CONTEXT = 'node-reporter:kubernetesVersion';
+
+const FORM = /^v?1\.(\d{1,3})(?:\.\d{1,4})?$/;
+
+/**
+ * The supported version a string names (`1.35`, `v1.35`, `1.35.6`: a patch
+ * release judges as its minor), or an error message that names the value and
+ * lists the supported versions.
+ */
+export function parseKubernetesVersion(value: unknown): { version: KubernetesVersion } | { error: string } {
+  const text = typeof value === 'number' ? String(value) : value;
+  const match = typeof text === 'string' ? FORM.exec(text.trim()) : null;
+  const version = match ? `1.${Number(match[1])}` : undefined;
+  if (version !== undefined && (KUBERNETES_VERSIONS as readonly string[]).includes(version)) {
+    return { version: version as KubernetesVersion };
+  }
+  const why = match ? 'is not supported (no OpenAPI definitions ship for it)' : 'is not a Kubernetes version (1.<minor>)';
+  return { error: `${JSON.stringify(value)} ${why}; supported: ${KUBERNETES_VERSIONS.join(', ')}` };
+}
+
+/** The supported version a string names; throws the message of {@link parseKubernetesVersion} otherwise. */
+export function kubernetesVersion(value: unknown): KubernetesVersion {
+  const parsed = parseKubernetesVersion(value);
+  if ('error' in parsed) throw new Error(`Kubernetes version ${parsed.error}`);
+  return parsed.version;
+}
+
+/** The minor of a version: 35 for `1.35`. */
+export function minorOf(version: KubernetesVersion | string): number {
+  return Number(/^v?1\.(\d+)/.exec(version)?.[1] ?? NaN);
+}
+
+/** Whether `version` is `since` or later: `atLeast('1.35', '1.30')`. */
+export function atLeast(version: KubernetesVersion, since: string): boolean {
+  return minorOf(version) >= minorOf(since);
+}
