@@ -57,3 +57,36 @@ export function minorOf(version: KubernetesVersion | string): number {
 export function atLeast(version: KubernetesVersion, since: string): boolean {
   return minorOf(version) >= minorOf(since);
 }
+
+/**
+ * Feature gates whose default changed between the supported versions: the
+ * minor from which each is on by default (beta or GA) in kube-apiserver and
+ * the kubelet. A field behind a gate that is off is dropped by the server
+ * (dropDisabledFields) before validation; a rule that changed with a gate
+ * asks {@link featureEnabled}. Each entry cites the feature's KEP stage table
+ * (pkg/features/kube_features.go of the release).
+ */
+export const FEATURE_GATES = {
+  /** securityContext.appArmorProfile (the field; the annotation is deprecated from 1.30). */
+  AppArmorFields: '1.30',
+  /** volumeMounts[].recursiveReadOnly (alpha 1.30, beta 1.31, GA 1.33). */
+  RecursiveReadOnlyMounts: '1.31',
+  /** lifecycle.preStop/postStart.sleep (beta 1.30). */
+  PodLifecycleSleepAction: '1.30',
+  /** Env var names of any printable ASCII but '=' (beta 1.32). */
+  RelaxedEnvironmentVariableValidation: '1.32',
+  /** Job spec.podReplacementPolicy (beta 1.29). */
+  JobPodReplacementPolicy: '1.29',
+  /** Job spec.successPolicy (beta 1.31). */
+  JobSuccessPolicy: '1.31',
+  /** Service spec.trafficDistribution (beta 1.31). */
+  ServiceTrafficDistribution: '1.31',
+} as const satisfies Record<string, string>;
+
+/** A feature gate of {@link FEATURE_GATES}. */
+export type FeatureGate = keyof typeof FEATURE_GATES;
+
+/** Whether a feature gate is on by default at `version`. */
+export function featureEnabled(version: KubernetesVersion, gate: FeatureGate): boolean {
+  return atLeast(version, FEATURE_GATES[gate]);
+}
