@@ -19,4 +19,4 @@ export { Finding, KubeObject } from './finding';
 export { formatCounts, formatFinding, formatReport, isBlocking, SarifOptions, toSarif } from './report';
 export { ALL_RULES, Rule, Severity, WAIVER_PREFIX } from './rules';
 export { NodeAgentChecks, NodeAgentChecksProps, ValidationContextLike } from './validation-plugin';
-export { atLeast, DEFAULT_KUBERNETES_VERSION, featureEnabled, FeatureGate, KUBERNETES_VERSION_CONTEXT, KUBERNETES_VERSIONS, KubernetesVersion, kubernetesVersion, parseKubernetesVersion } from './versions';
+export { atLeast, DEFAULT_KUBERNETES_VERSION, FEATURE_GATES, featureEnabled, FeatureGate, KUBERNETES_VERSION_ANNOTATION, KUBERNETES_VERSION_CONTEXT, KUBERNETES_VERSIONS, KubernetesVersion, kubernetesVersion, ParsedKubernetesVersion, parseKubernetesVersion } from './versions';

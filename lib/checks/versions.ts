@@ -23,14 +23,31 @@ export const DEFAULT_KUBERNETES_VERSION: KubernetesVersion = '1.28';
 /** The construct context key that sets an app's target version: `app.node.setContext(KUBERNETES_VERSION_CONTEXT, '1.35')`. */
 export const KUBERNETES_VERSION_CONTEXT = 'node-reporter:kubernetesVersion';
 
+/**
+ * The annotation that marks what the library wrote for an explicit target
+ * (`node-reporter.dev/kubernetes-version: "1.35"`), on each DaemonSet a
+ * NodeAgent renders and each Namespace it writes; the checks judge a marked
+ * object at that version when none is chosen.
+ */
+export const KUBERNETES_VERSION_ANNOTATION = 'node-reporter.dev/kubernetes-version';
+
 const FORM = /^v?1\.(\d{1,3})(?:\.\d{1,4})?$/;
+
+/** What {@link parseKubernetesVersion} makes of a value: the version, or why it is none. */
+export type ParsedKubernetesVersion = {
+  /** The supported minor the value names. */
+  readonly version: KubernetesVersion;
+} | {
+  /** Why the value names no supported version: the value and the supported ones. */
+  readonly error: string;
+};
 
 /**
  * The supported version a string names (`1.35`, `v1.35`, `1.35.6`: a patch
  * release judges as its minor), or an error message that names the value and
  * lists the supported versions.
  */
-export function parseKubernetesVersion(value: unknown): { version: KubernetesVersion } | { error: string } {
+export function parseKubernetesVersion(value: unknown): ParsedKubernetesVersion {
   const text = typeof value === 'number' ? String(value) : value;
   const match = typeof text === 'string' ? FORM.exec(text.trim()) : null;
   const version = match ? `1.${Number(match[1])}` : undefined;
