@@ -14,7 +14,7 @@ const cell = (text) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function generate() {
   const rows = ALL_RULES.map((rule) => {
-    const waiver = rule.id === 'waiver' ? '(cannot be waived)' : `\`${WAIVER_PREFIX}${rule.id}\``;
+    const waiver = rule.waivable ? `\`${WAIVER_PREFIX}${rule.id}\`` : '(cannot be waived: the API server or kubectl refuses it)';
     return `| \`${rule.id}\` | ${rule.severity} | ${cell(rule.citation)} | ${cell(rule.fix)} | ${waiver} |`;
   });
   return [

@@ -18,8 +18,9 @@ import { checkNamespaceLabels, namespacePolicies, NamespacePolicy } from './name
 import { normalize } from './normalize';
 import { checkPodSecurity, isAtLeastAsStrict, PodSecurityLevel } from './pod-security';
 import { PodTemplate, podTemplateOf } from './pod-templates';
-import { ALL_RULES, Rule, RULES, Severity, WAIVER_PREFIX } from './rules';
+import { Rule, RULES, Severity } from './rules';
 import { checkSchema, isBuiltInGroup } from './schema';
+import { waiversOf } from './waivers';
 import { checkWorkload } from './workload';
 import { Locator, parseYaml, YamlDocument } from './yaml';
 
@@ -85,8 +86,6 @@ interface Entry {
   readonly locate?: Locator;
 }
 
-const RULES_BY_ID = new Map<string, Rule>(ALL_RULES.map((r) => [r.id, r]));
-
 function describe(obj: KubeObject): string {
   const kind = typeof obj?.kind === 'string' ? obj.kind : '(no kind)';
   const name = typeof obj?.metadata?.name === 'string' ? obj.metadata.name : '(no name)';
@@ -98,27 +97,6 @@ function prefixed(at: string, field: string): string {
   if (at === '') return field;
   if (field === '' || field === '(object)' || field === '(document)') return at;
   return field.startsWith('[') ? `${at}${field}` : `${at}.${field}`;
-}
-
-/** The object's waivers by rule id, and the problems with the waivers themselves. */
-function waiversOf(obj: KubeObject): { waivers: Map<string, string>; problems: Problem[] } {
-  const waivers = new Map<string, string>();
-  const problems: Problem[] = [];
-  for (const [key, reason] of Object.entries<unknown>(obj?.metadata?.annotations ?? {})) {
-    if (!key.startsWith(WAIVER_PREFIX)) {
-      continue;
-    }
-    const id = key.slice(WAIVER_PREFIX.length);
-    const at = `metadata.annotations["${key}"]`;
-    if (!RULES_BY_ID.has(id) || id === RULES.waiver.id) {
-      problems.push({ rule: RULES.waiver, path: at, message: `waives ${JSON.stringify(id)}, which is no rule; rules: ${[...RULES_BY_ID.keys()].filter((r) => r !== RULES.waiver.id).join(', ')}` });
-    } else if (typeof reason !== 'string' || reason.trim() === '') {
-      problems.push({ rule: RULES.waiver, path: at, message: `waives ${JSON.stringify(id)} without a reason` });
-    } else {
-      waivers.set(id, reason.trim());
-    }
-  }
-  return { waivers, problems };
 }
 
 /** The pod-spec rules the API server applies to Pods and templates, but not to a StatefulSet's template. */

@@ -3,6 +3,8 @@
  *
  * A rule id names the rule in findings and in waivers (the annotation
  * `checks.node-reporter.dev/waive-<id>: <reason>` on an object's metadata).
+ * Only the rules marked `waivable` (policy and recommendations) can be waived:
+ * a waiver does not make the API server accept an object.
  */
 
 /** How bad a finding is: errors fail `cdk8s synth`, warnings are printed. */
@@ -23,13 +25,20 @@ export interface Rule {
   readonly citation: string;
   /** How to fix a finding, in general terms. */
   readonly fix: string;
+  /**
+   * Whether an object may waive it: true for policy (Pod Security) and this
+   * library's recommendations; absent for what the API server or kubectl
+   * refuses or changes (YAML, schema, API validation, removed APIs), which no
+   * annotation changes: a waiver of such a rule is itself an error.
+   */
+  readonly waivable?: true;
 }
 
 const PSS_URL = 'https://kubernetes.io/docs/concepts/security/pod-security-standards/';
 
 /** A Pod Security control: pod-security-admission's check `check` (policy/check_<check>.go) of that level. */
 function pss(id: string, control: string, level: 'baseline' | 'restricted', check: string, fix: string): Rule {
-  return { id, severity: Severity.ERROR, citation: `Pod Security Standards "${level}" (Kubernetes v1.28, pod-security-admission policy/check_${check}.go), control "${control}" (${PSS_URL}#${level})`, fix };
+  return { id, severity: Severity.ERROR, waivable: true, citation: `Pod Security Standards "${level}" (Kubernetes v1.28, pod-security-admission policy/check_${check}.go), control "${control}" (${PSS_URL}#${level})`, fix };
 }
 
 function api(id: string, source: string, fix: string): Rule {
@@ -65,15 +74,15 @@ export const RULES = {
 
   podSecurityLabels: { id: 'pod-security-labels', severity: Severity.ERROR, citation: 'pod-security-admission (admission.go: validating a Namespace): the labels pod-security.kubernetes.io/enforce, audit and warn take privileged, baseline or restricted, and their -version labels latest or v1.<minor>', fix: 'Label the namespace with a level of privileged, baseline or restricted, and a version of latest or v1.28.' },
   crdSchema: { id: 'crd-schema', severity: Severity.ERROR, citation: "k8s.io/apiextensions-apiserver: a custom resource against its CustomResourceDefinition's served versions and structural openAPIV3Schema (types, required, enum, bounds, patterns, list types; unknown fields refused under strict field validation unless x-kubernetes-preserve-unknown-fields); CEL rules are not evaluated", fix: "Make the resource match its CRD's schema for that version (kubectl explain <kind>.<field> shows it)." },
-  crdNotInInput: { id: 'crd-not-in-input', severity: Severity.WARNING, citation: 'a custom resource is judged by its CustomResourceDefinition; without it in the input the checks cannot tell its fields', fix: 'Check it together with its CRD (for example the CRDs of the chart, or those of the cluster: kubectl get crd NAME -o yaml), or skip its kind with --skip-kind.' },
+  crdNotInInput: { waivable: true, id: 'crd-not-in-input', severity: Severity.WARNING, citation: 'a custom resource is judged by its CustomResourceDefinition; without it in the input the checks cannot tell its fields', fix: 'Check it together with its CRD (for example the CRDs of the chart, or those of the cluster: kubectl get crd NAME -o yaml), or skip its kind with --skip-kind.' },
   apiCrd: api('api-crd', 'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation: ValidateCustomResourceDefinition (the name is plural.group, one storage version, a schema of type object per version)', 'Name the CRD <plural>.<group>, mark exactly one version as storage, and give each version an openAPIV3Schema of type object.'),
   selector: { id: 'selector-matches-template', severity: Severity.ERROR, citation: 'apps/v1 workload validation: spec.selector must be non-empty and select spec.template.metadata.labels', fix: 'Give the workload a selector whose labels all appear on its pod template.' },
-  nonRootWithoutUid: { id: 'run-as-non-root-without-uid', severity: Severity.WARNING, citation: 'kubelet: runAsNonRoot with an image whose user is root (busybox, most base images) fails with CreateContainerConfigError', fix: 'Set runAsUser (and runAsGroup) to a uid the image can use, for example 65534.' },
-  clusterScopedNamespace: { id: 'cluster-scoped-namespace', severity: Severity.WARNING, citation: 'Kubernetes API: cluster-scoped objects have no namespace; the API server ignores metadata.namespace on them (the request names none), but it shows a chart stamping its namespace on everything', fix: "Remove metadata.namespace; in cdk8s, patch it out: ApiObject.of(obj).addJsonPatch(JsonPatch.remove('/metadata/namespace'))." },
+  nonRootWithoutUid: { waivable: true, id: 'run-as-non-root-without-uid', severity: Severity.WARNING, citation: 'kubelet: runAsNonRoot with an image whose user is root (busybox, most base images) fails with CreateContainerConfigError', fix: 'Set runAsUser (and runAsGroup) to a uid the image can use, for example 65534.' },
+  clusterScopedNamespace: { waivable: true, id: 'cluster-scoped-namespace', severity: Severity.WARNING, citation: 'Kubernetes API: cluster-scoped objects have no namespace; the API server ignores metadata.namespace on them (the request names none), but it shows a chart stamping its namespace on everything', fix: "Remove metadata.namespace; in cdk8s, patch it out: ApiObject.of(obj).addJsonPatch(JsonPatch.remove('/metadata/namespace'))." },
   metadataSyntax: { id: 'metadata-syntax', severity: Severity.ERROR, citation: 'ValidateObjectMeta: ValidateNamespaceName, ValidateLabels, ValidateAnnotations (k8s.io/apimachinery validation)', fix: 'Use a DNS-1123 label namespace, qualified-name label and annotation keys, and label values of at most 63 characters.' },
-  resources: { id: 'resources', severity: Severity.WARNING, citation: 'a node agent runs on every node: unbounded requests or memory multiply by the node count', fix: 'Set resources.requests.cpu, resources.requests.memory and resources.limits.memory.' },
+  resources: { waivable: true, id: 'resources', severity: Severity.WARNING, citation: 'a node agent runs on every node: unbounded requests or memory multiply by the node count', fix: 'Set resources.requests.cpu, resources.requests.memory and resources.limits.memory.' },
   droppedField: { id: 'dropped-field', severity: Severity.WARNING, citation: 'pkg/api/pod and pkg/registry/batch/job: dropDisabledFields (release-1.28): a field whose feature gate is off by default is dropped on create, before validation and admission', fix: 'Remove the field, or enable its feature gate on the API server (and expect it to change before it graduates).' },
-  imageTag: { id: 'image-tag', severity: Severity.WARNING, citation: 'reproducible rollouts: an untagged or :latest image changes under the same manifest', fix: 'Pin the image to a version tag or a digest.' },
+  imageTag: { waivable: true, id: 'image-tag', severity: Severity.WARNING, citation: 'reproducible rollouts: an untagged or :latest image changes under the same manifest', fix: 'Pin the image to a version tag or a digest.' },
 
   // The API server's own validation (kubernetes/kubernetes, release-1.28), function by function.
   apiObjectMeta: api('api-object-meta', "staging/src/k8s.io/apimachinery/pkg/api/validation: ValidateObjectMeta with each kind's name function (ValidateServiceName: DNS-1035 label; ValidateNamespaceName, ValidateStatefulSetName: DNS-1123 label; ValidateRBACName and PodDisruptionBudget: path segment; most kinds: DNS-1123 subdomain), generateName, ValidateAnnotationsSize", 'Give the object a metadata.name of the syntax its kind requires (the message names it).'),
@@ -107,15 +116,18 @@ export const RULES = {
   apiPdb: api('api-pdb', 'pkg/apis/policy/validation: ValidatePodDisruptionBudgetSpec (minAvailable xor maxUnavailable, non-negative, at most 100%)', 'Set exactly one of minAvailable and maxUnavailable, as a count or a percentage up to 100%.'),
 
   // DaemonSet rules no linter has.
-  hostPortSurge: { id: 'hostport-surge', severity: Severity.ERROR, citation: 'kubernetes/kubernetes#106417: with maxSurge > 0 the new pod needs the hostPort the old one holds, so it never starts on that node', fix: 'Use maxUnavailable (maxSurge: 0) for an agent with a hostPort or on the host network.' },
-  pdbSelectsDaemonSet: { id: 'pdb-selects-daemonset', severity: Severity.WARNING, citation: 'kubectl drain evicts pods through their PodDisruptionBudget; DaemonSet pods are skipped by drain, but a PDB that selects them blocks eviction-based drains and autoscalers (https://kubernetes.io/docs/tasks/run-application/configure-pdb/)', fix: 'Do not select DaemonSet pods with a PodDisruptionBudget.' },
-  hostNetworkDns: { id: 'hostnetwork-dns', severity: Severity.WARNING, citation: 'DNS for pods: a hostNetwork pod with dnsPolicy ClusterFirst falls back to the node resolver and cannot resolve cluster names (https://kubernetes.io/docs/concepts/services-networking/dns-pod-service/#pod-s-dns-policy)', fix: 'Set dnsPolicy: ClusterFirstWithHostNet.' },
-  onDelete: { id: 'ondelete-strategy', severity: Severity.WARNING, citation: 'DaemonSet update strategies: with OnDelete a new template reaches a node only when its pod is deleted by hand (https://kubernetes.io/docs/tasks/manage-daemon/update-daemon-set/#daemonset-update-strategy)', fix: 'Use RollingUpdate, or delete the pods yourself after every change.' },
-  waiver: { id: 'waiver', severity: Severity.ERROR, citation: 'this library: a waiver must say why', fix: 'Give the waiver annotation a non-empty reason, and name an existing rule.' },
+  hostPortSurge: { waivable: true, id: 'hostport-surge', severity: Severity.ERROR, citation: 'kubernetes/kubernetes#106417: with maxSurge > 0 the new pod needs the hostPort the old one holds, so it never starts on that node', fix: 'Use maxUnavailable (maxSurge: 0) for an agent with a hostPort or on the host network.' },
+  pdbSelectsDaemonSet: { waivable: true, id: 'pdb-selects-daemonset', severity: Severity.WARNING, citation: 'kubectl drain evicts pods through their PodDisruptionBudget; DaemonSet pods are skipped by drain, but a PDB that selects them blocks eviction-based drains and autoscalers (https://kubernetes.io/docs/tasks/run-application/configure-pdb/)', fix: 'Do not select DaemonSet pods with a PodDisruptionBudget.' },
+  hostNetworkDns: { waivable: true, id: 'hostnetwork-dns', severity: Severity.WARNING, citation: 'DNS for pods: a hostNetwork pod with dnsPolicy ClusterFirst falls back to the node resolver and cannot resolve cluster names (https://kubernetes.io/docs/concepts/services-networking/dns-pod-service/#pod-s-dns-policy)', fix: 'Set dnsPolicy: ClusterFirstWithHostNet.' },
+  onDelete: { waivable: true, id: 'ondelete-strategy', severity: Severity.WARNING, citation: 'DaemonSet update strategies: with OnDelete a new template reaches a node only when its pod is deleted by hand (https://kubernetes.io/docs/tasks/manage-daemon/update-daemon-set/#daemonset-update-strategy)', fix: 'Use RollingUpdate, or delete the pods yourself after every change.' },
+  waiver: { id: 'waiver', severity: Severity.ERROR, citation: 'this library: a waiver must say why, and may waive only policy (Pod Security) and recommendations, never what the API server or kubectl refuses', fix: 'Give the waiver annotation a non-empty reason, and name a rule that can be waived (docs/rules.md, last column); fix what the API server refuses instead of waiving it.' },
 } as const satisfies Record<string, Rule>;
 
 /** Every rule the checks apply; a waiver names one by its id. */
 export const ALL_RULES: readonly Rule[] = Object.values(RULES);
+
+/** The rules a waiver may name (`waivable`): Pod Security's and the recommendations. */
+export const WAIVABLE_RULES: readonly Rule[] = ALL_RULES.filter((r) => r.waivable === true);
 
 /** The annotation key prefix that waives a rule for one object: `<prefix><rule id>`. */
 export const WAIVER_PREFIX = 'checks.node-reporter.dev/waive-';

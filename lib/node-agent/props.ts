@@ -5,7 +5,8 @@
  * together and adds the rules across parts.
  */
 import * as kplus from 'cdk8s-plus-28';
-import { ALL_RULES, RULES, WAIVER_PREFIX } from '../checks/rules';
+import { RULES, WAIVER_PREFIX } from '../checks/rules';
+import { waiverProblem } from '../checks/waivers';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
 import {
   checkAnnotations,
@@ -440,10 +441,11 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
     if (!isRecord(props.waivers)) {
       problems.push(problem('waivers', 'an object of rule ids to reasons', props.waivers));
     } else {
-      const ids = ALL_RULES.map((r) => r.id).filter((id) => !id.startsWith('pss-') && id !== RULES.waiver.id);
       for (const [id, reason] of Object.entries(props.waivers)) {
+        // The checks say which rules can be waived; Pod Security's come from 'podSecurity'.
+        const why = id.startsWith('pss-') && waiverProblem(id) === undefined ? "it is a Pod Security rule, whose waivers come from 'podSecurity'" : waiverProblem(id);
         problems.push(...defined(
-          ids.includes(id) ? undefined : problem('waivers[key]', id.startsWith('pss-') ? "a rule other than Pod Security's (its waivers come from 'podSecurity')" : `a rule id of the checks (${ids.join(', ')})`, id),
+          why === undefined ? undefined : `'waivers' must not name ${JSON.stringify(id)}: ${why}`,
           checkSingleLine(`waivers.${id}`, reason, 512),
         ));
       }

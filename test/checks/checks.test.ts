@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkFiles, checkObject, checkObjects, checkYaml, Finding, formatReport, isBlocking, KubeObject, Severity, WAIVER_PREFIX } from '../../lib/checks';
+import { ALL_RULES, checkFiles, checkObject, checkObjects, checkYaml, Finding, formatReport, isBlocking, KubeObject, Severity, WAIVER_PREFIX } from '../../lib/checks';
 import { cleanDaemonSet, podOf } from './baseline';
 
 /** The findings of an object, as `rule path` lines, for exact comparison. */
@@ -185,7 +185,37 @@ describe('manifest checks: waivers and the report', () => {
   test('a waiver of a rule that does not exist is an error', () => {
     const findings = checkObject(hostNetwork({ [`${WAIVER_PREFIX}host-network`]: 'typo' }));
     expect(findings.map((f) => f.rule.id)).toEqual(['waiver', 'pss-host-namespaces']);
-    expect(findings[0].message).toMatch(/waives "host-network", which is no rule; rules: .*pss-host-namespaces/);
+    expect(findings[0].message).toMatch(/cannot waive "host-network": no rule has this id; rules that can be waived: pss-\*, .*hostnetwork-dns/);
+  });
+
+  test.each([
+    ['schema', { data: { retries: 3 } }, 'Kubernetes 1.28 OpenAPI definitions'],
+    ['api-config', { data: { 'a b': 'x' } }, 'Kubernetes API server validation'],
+    ['metadata-syntax', { metadata: { labels: { tier: 'a b' } } }, 'ValidateObjectMeta'],
+    ['kubectl-apply', { metadata: { name: undefined, generateName: 'cfg-' } }, 'kubectl apply'],
+  ])('a waiver of %s, a rule of the API server or kubectl, waives nothing and is an error that names the rule and says why', (rule, change, source) => {
+    // GIVEN a ConfigMap the server refuses, which waives the rule it breaks (issue 25: check exited 0 on it)
+    const base = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', annotations: { [`${WAIVER_PREFIX}${rule}`]: 'the server will take it' } }, data: { a: 'b' } };
+    const { metadata, ...rest } = change as { metadata?: Record<string, unknown> };
+    const obj = JSON.parse(JSON.stringify({ ...base, ...rest, metadata: { ...base.metadata, ...metadata } }));
+
+    // WHEN
+    const findings = checkObject(obj);
+
+    // THEN the waiver is an error, and the finding it names still blocks
+    expect(findings.filter((f) => f.rule.id === 'waiver').map((f) => f.message)).toEqual([
+      expect.stringMatching(new RegExp(`^cannot waive "${rule}": it is a rule of the API server or kubectl \\(${source}\\), which refuses the object whatever its annotations say, so it cannot be waived; only policy and recommendations can \\(pss-\\*, `)),
+    ]);
+    expect(findings.filter((f) => f.rule.id === rule).map((f) => [isBlocking(f), f.waived])).toEqual([[true, undefined]]);
+  });
+
+  test('every rule is waivable or not by what it is: Pod Security and recommendations only', () => {
+    const waivable = ALL_RULES.filter((r) => r.waivable).map((r) => r.id);
+    expect(waivable.filter((id) => !id.startsWith('pss-'))).toEqual([
+      'crd-not-in-input', 'run-as-non-root-without-uid', 'cluster-scoped-namespace', 'resources', 'image-tag', 'hostport-surge', 'pdb-selects-daemonset', 'hostnetwork-dns', 'ondelete-strategy',
+    ]);
+    expect(ALL_RULES.filter((r) => r.id.startsWith('pss-') && !r.waivable)).toEqual([]);
+    expect(ALL_RULES.filter((r) => /^(api-|yaml-|schema$|kubectl-apply$|removed-api$|unknown-kind$|crd-schema$)/.test(r.id) && r.waivable)).toEqual([]);
   });
 
   test('a waiver covers only its own rule', () => {

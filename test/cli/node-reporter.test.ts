@@ -355,13 +355,14 @@ describe('node-reporter check', () => {
   });
 
   test('prints SARIF 2.1.0 with --format sarif, waived findings as suppressions', () => {
-    const waived = broken.replace('  annotations:\n', '  annotations:\n    checks.node-reporter.dev/waive-api-daemonset: "testing the report"\n');
+    // A recommendation (image-tag) can be waived; an API server rule cannot (test/checks/checks.test.ts).
+    const waived = clean.replace('image: busybox:1.36', 'image: busybox').replace('  annotations:\n', '  annotations:\n    checks.node-reporter.dev/waive-image-tag: "testing the report"\n');
     const { code, out } = run(['check', '-', '--format', 'sarif'], waived);
     const sarif = JSON.parse(out);
     expect(code).toBe(0);
     expect(sarif.version).toBe('2.1.0');
-    expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['api-daemonset']);
-    expect(sarif.runs[0].results[0]).toMatchObject({ ruleId: 'api-daemonset', level: 'error', suppressions: [{ kind: 'inSource', justification: 'testing the report' }] });
+    expect(sarif.runs[0].tool.driver.rules.map((r: { id: string }) => r.id)).toEqual(['image-tag']);
+    expect(sarif.runs[0].results[0]).toMatchObject({ ruleId: 'image-tag', level: 'warning', suppressions: [{ kind: 'inSource', justification: 'testing the report' }] });
   });
 
   test.each([

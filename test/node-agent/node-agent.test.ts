@@ -258,8 +258,15 @@ describe('NodeAgent waivers beyond Pod Security', () => {
   });
 
   test("refuses a waiver of a Pod Security control (podSecurity's) and of a rule that does not exist", () => {
-    expect(() => agentIn(Testing.chart(), { waivers: { 'pss-host-namespaces': 'x' } })).toThrow(/'waivers' key must be a rule other than Pod Security's/);
-    expect(() => agentIn(Testing.chart(), { waivers: { 'dns': 'x' } })).toThrow(/'waivers' key must be a rule id of the checks \(yaml-syntax, schema/);
+    expect(() => agentIn(Testing.chart(), { waivers: { 'pss-host-namespaces': 'x' } })).toThrow(/'waivers' must not name "pss-host-namespaces": it is a Pod Security rule, whose waivers come from 'podSecurity'/);
+    expect(() => agentIn(Testing.chart(), { waivers: { 'dns': 'x' } })).toThrow(/'waivers' must not name "dns": no rule has this id; rules that can be waived: pss-\*, .*hostnetwork-dns/);
+  });
+
+  test.each(['api-probes', 'schema', 'api-daemonset', 'kubectl-apply'])('refuses a waiver of %s, a rule of the API server: the server refuses what it finds whatever the annotation says', (rule) => {
+    // GIVEN / WHEN / THEN (issue 25: waivers: { 'api-probes': ... } synthesized a DaemonSet the server refuses)
+    expect(() => agentIn(Testing.chart(), { waivers: { [rule]: 'the probe needs two successes' } })).toThrow(
+      new RegExp(`'waivers' must not name "${rule}": it is a rule of the API server or kubectl \\(.+\\), which refuses the object whatever its annotations say, so it cannot be waived`),
+    );
   });
 });
 
