@@ -374,7 +374,7 @@ describe(`fuzz (seed ${SEED}, ${RUNS} cases per target)`, () => {
         spec: g.maybe(() => ({ taints: g.maybe(() => [g.maybe(() => ({ key: g.string(), value: g.any(), effect: g.maybe(() => g.pick(['NoSchedule', 'NoExecute', 'PreferNoSchedule'])) }))]), unschedulable: g.any() })),
       })));
       const text = g.chance(0.9) ? JSON.stringify({ kind: g.pick(['List', 'NodeList', 'Pod']), items: nodes }, (_, v) => (typeof v === 'bigint' || typeof v === 'symbol' || typeof v === 'function' ? String(v) : v)) ?? '' : g.string();
-      const args = ['eligible', '--nodes', '-', ...(g.chance(0.3) ? ['--selector', g.pick(['a=b', 'a=', g.string()])] : []), ...(g.chance(0.2) ? ['--toleration', g.pick(['a:NoSchedule', g.string()])] : []), ...(g.chance(0.5) ? ['--json'] : [])];
+      const args = ['eligible', '--nodes', '-', ...(g.chance(0.3) ? ['--selector', g.pick(['a=b', 'a=', g.string()])] : []), ...(g.chance(0.2) ? ['--toleration', g.pick(['a:NoSchedule', g.string()])] : []), ...(g.chance(0.5) ? ['--format', 'json'] : [])];
       let out = '';
       let err = '';
       const code = main(args, { readFile: () => text, out: (t) => { out += t; }, err: (t) => { err += t; } });

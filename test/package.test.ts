@@ -226,7 +226,7 @@ describe('the npm package', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', 'node-reporter', 'package.json'), 'utf-8'));
     const binPath = path.join(app, 'node_modules', 'node-reporter', pkg.bin['node-reporter']);
     expect(fs.readFileSync(binPath, 'utf-8').startsWith('#!/usr/bin/env node\n')).toBe(true);
-    const out = run(process.execPath, [binPath, 'eligible', '--nodes', path.join(root, 'test', 'fixtures', 'nodes', 'kubeadm-three.json'), '--json'], app);
+    const out = run(process.execPath, [binPath, 'eligible', '--nodes', path.join(root, 'test', 'fixtures', 'nodes', 'kubeadm-three.json'), '--selector', 'practice-tier=operations', '--format', 'json'], app);
     expect(JSON.parse(out).desired).toBe(1);
   });
 

@@ -5,6 +5,7 @@
  * @module node-reporter/eligibility
  */
 export * from './evaluate';
+export * from './format';
 export * from './kubectl';
 export * from './manifest';
 export * from './node-list';

@@ -33,3 +33,23 @@ export function unlabelNodeCommand(nodeName: string, keys: string[]): string {
   orThrow(checkDns1123Subdomain('nodeName', nodeName), ...keys.map((key) => checkQualifiedName('label key', key)));
   return ['kubectl label node', nodeName, ...keys.map((key) => `${key}-`)].join(' ');
 }
+
+/**
+ * Label prefixes the kubelet (or the cloud provider) sets from the node
+ * itself: labelling them by hand is refused by NodeRestriction or undone
+ * (plugin/pkg/admission/noderestriction; kubelet's node labels, k8s.io/api/core/v1 well_known_labels.go).
+ */
+const SYSTEM_LABEL_PREFIXES = ['kubernetes.io', 'k8s.io', 'beta.kubernetes.io', 'node.kubernetes.io', 'topology.kubernetes.io'];
+
+/** Whether a person may set this node label (node-role.kubernetes.io/* and node.kubernetes.io/exclude-* are theirs). */
+export function isUserLabel(key: string): boolean {
+  const slash = key.indexOf('/');
+  if (slash < 0) {
+    return true;
+  }
+  const [prefix, name] = [key.slice(0, slash), key.slice(slash + 1)];
+  if (prefix === 'node.kubernetes.io' && name.startsWith('exclude-')) {
+    return true;
+  }
+  return !SYSTEM_LABEL_PREFIXES.includes(prefix);
+}

@@ -35,3 +35,8 @@ export function printableLines(text: string): string {
 export function shown(value: unknown): string {
   return typeof value === 'string' ? printable(value, true) : printable(JSON.stringify(value) ?? String(value));
 }
+
+/** Text from an input as one Markdown table cell: made printable, with pipes, backticks, angle brackets and line breaks escaped. */
+export function markdownCell(text: string): string {
+  return escapeUnprintable(text).replace(/\\/g, '\\\\').replace(/([|`*_[\]<>])/g, '\\$1').replace(/\r?\n/g, ' ');
+}

@@ -23,18 +23,20 @@ function run(args: string[], stdin = '') {
 }
 
 describe('node-reporter eligible', () => {
-  test('prints a table, DESIRED, and the command that makes a label-only node eligible', () => {
+  test('prints the summary, a table, and the command that makes a label-only node eligible', () => {
     // WHEN
-    const { code, out, err } = run(['eligible', '--nodes', 'single-unlabelled.json']);
+    const { code, out, err } = run(['eligible', '--nodes', 'single-unlabelled.json', '--selector', 'practice-tier=operations']);
 
-    // THEN
+    // THEN the summary leads, then the rows
     expect(code).toBe(0);
     expect(err).toBe('');
     expect(out).toBe([
+      'desired: 0 (0 of 1 node eligible, 1 skipped)',
+      'skipped by reason:',
+      '  1  missing label practice-tier',
+      '',
       'NODE        ELIGIBLE  REASON',
       'labex-v135  no        missing label practice-tier',
-      '',
-      'desired: 0',
       '',
       'Nodes whose only obstacle is the label become eligible with:',
       '  kubectl label node labex-v135 practice-tier=operations',
@@ -43,49 +45,78 @@ describe('node-reporter eligible', () => {
   });
 
   test('counts the labelled node: desired 1', () => {
-    const { out } = run(['eligible', '--nodes', 'single-labelled.json']);
+    const { out } = run(['eligible', '--nodes', 'single-labelled.json', '--selector', 'practice-tier=operations']);
     expect(out).toContain('labex-v135  yes       -');
-    expect(out).toContain('desired: 1\n');
+    expect(out).toContain('desired: 1 (1 of 1 node eligible, 0 skipped)\n');
     expect(out).not.toContain('kubectl label');
   });
 
   test('on a kubeadm cluster, names the control-plane taint and how to tolerate it', () => {
-    const { out } = run(['eligible', '--nodes', 'kubeadm-three.json']);
+    const { out } = run(['eligible', '--nodes', 'kubeadm-three.json', '--selector', 'practice-tier=operations']);
     expect(out).toContain('cp-1      no        taint node-role.kubernetes.io/control-plane:NoSchedule not tolerated');
-    expect(out).toContain('desired: 1\n');
+    expect(out).toMatch(/^desired: 1 \(1 of 3 nodes eligible, 2 skipped\)\nskipped by reason:\n  1  missing label practice-tier\n  1  taint node-role.kubernetes.io\/control-plane:NoSchedule not tolerated\n/);
     expect(out).toContain('  kubectl label node worker-2 practice-tier=operations\n');
     expect(out).not.toContain('kubectl label node cp-1');
     expect(out).toContain('--tolerate-control-plane');
-    expect(run(['eligible', '--nodes', 'kubeadm-three.json', '--tolerate-control-plane']).out).toContain('desired: 2\n');
+    expect(run(['eligible', '--nodes', 'kubeadm-three.json', '--selector', 'practice-tier=operations', '--tolerate-control-plane']).out).toContain('desired: 2 (');
   });
 
   test('overwrites a label that has another value', () => {
-    const { out } = run(['eligible', '--nodes', 'troubled.json']);
+    const { out } = run(['eligible', '--nodes', 'troubled.json', '--selector', 'practice-tier=operations']);
     expect(out).toContain('batch-1          no        label practice-tier=batch, want operations');
     expect(out).toContain('  kubectl label node batch-1 practice-tier=operations --overwrite\n');
-    expect(out).toContain('desired: 2\n');
+    expect(out).toContain('desired: 2 (');
   });
 
-  test('prints JSON with --json', () => {
-    const { out } = run(['eligible', '--nodes', 'kubeadm-three.json', '--json']);
+  test('prints JSON with --format json (or -o json): the summary, the selector, the verdicts', () => {
+    // WHEN
+    const { out } = run(['eligible', '--nodes', 'kubeadm-three.json', '--selector', 'practice-tier=operations', '--format', 'json']);
+
+    // THEN
     expect(JSON.parse(out)).toEqual({
       desired: 1,
+      selector: { 'practice-tier': 'operations' },
+      summary: {
+        nodes: 3, desired: 1, skipped: 2,
+        reasons: [{ reason: 'missing label practice-tier', nodes: 1 }, { reason: 'taint node-role.kubernetes.io/control-plane:NoSchedule not tolerated', nodes: 1 }],
+      },
       nodes: [
         { name: 'cp-1', eligible: false, reasons: ['taint node-role.kubernetes.io/control-plane:NoSchedule not tolerated'] },
         { name: 'worker-1', eligible: true, reasons: [] },
         { name: 'worker-2', eligible: false, reasons: ['missing label practice-tier'] },
       ],
     });
+    expect(run(['eligible', '--nodes', 'kubeadm-three.json', '--selector', 'practice-tier=operations', '-o', 'json']).out).toBe(out);
+  });
+
+  test('still takes --json, the flag of earlier releases, with a note that --format json replaces it', () => {
+    const { code, out, err } = run(['eligible', '--nodes', 'kubeadm-three.json', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).desired).toBe(2);
+    expect(err).toBe('node-reporter eligible: --json is deprecated; use --format json\n');
+  });
+
+  test('without a selector says none was given, judges by taints alone, and suggests no label', () => {
+    // WHEN
+    const { code, out } = run(['eligible', '--nodes', 'kubeadm-three.json']);
+
+    // THEN both workers are eligible: nothing selects them away
+    expect(code).toBe(0);
+    expect(out).toMatch(/^desired: 2 \(2 of 3 nodes eligible, 1 skipped\)\n/);
+    expect(out).toContain('no --selector given: every node matches an empty nodeSelector, so only taints and tolerations decided');
+    expect(out).not.toContain('practice-tier');
+    expect(out).not.toContain('kubectl label');
+    expect(JSON.parse(run(['eligible', '--nodes', 'kubeadm-three.json', '-o', 'json']).out)).toMatchObject({ desired: 2, selector: {}, note: expect.stringMatching(/^no --selector given/) });
   });
 
   test('takes other selectors, repeatable', () => {
-    const { out } = run(['eligible', '--nodes', 'kubeadm-three.json', '--selector', 'kubernetes.io/os=linux', '--selector', 'practice-tier=operations', '--json']);
+    const { out } = run(['eligible', '--nodes', 'kubeadm-three.json', '--selector', 'kubernetes.io/os=linux', '--selector', 'practice-tier=operations', '-o', 'json']);
     expect(JSON.parse(out).desired).toBe(1);
-    expect(JSON.parse(run(['eligible', '--nodes', 'kubeadm-three.json', '--selector', 'kubernetes.io/os=linux', '--json']).out).desired).toBe(2);
+    expect(JSON.parse(run(['eligible', '--nodes', 'kubeadm-three.json', '--selector', 'kubernetes.io/os=linux', '-o', 'json']).out).desired).toBe(2);
   });
 
   test('reads stdin with --nodes -', () => {
-    const { code, out } = run(['eligible', '--nodes', '-', '--json'], fs.readFileSync(path.join(fixtures, 'single-node-object.json'), 'utf-8'));
+    const { code, out } = run(['eligible', '--nodes', '-', '-o', 'json'], fs.readFileSync(path.join(fixtures, 'single-node-object.json'), 'utf-8'));
     expect(code).toBe(0);
     expect(JSON.parse(out).desired).toBe(1);
   });
@@ -111,8 +142,8 @@ describe('node-reporter eligible', () => {
     ['a selector without =', ['eligible', '--nodes', 'x', '--selector', 'tier'], 'node-reporter eligible: --selector must be KEY=VALUE but got "tier" (see node-reporter eligible --help)'],
     ['a flag without its value', ['eligible', '--nodes'], "node-reporter eligible: Option '--nodes <value>' argument missing (see node-reporter eligible --help)"],
     ['a misspelt command', ['eligibel'], 'node-reporter: unknown command "eligibel"; did you mean "eligible"? (see node-reporter --help)'],
-    ['an unknown command', ['deploy'], 'node-reporter: unknown command "deploy": the commands are eligible and check (see node-reporter --help)'],
-    ['no command', [], 'node-reporter: a command is required: eligible or check (see node-reporter --help)'],
+    ['an unknown command', ['deploy'], 'node-reporter: unknown command "deploy": the commands are check, eligible, version (see node-reporter --help)'],
+    ['no command', [], 'node-reporter: a command is required: check, eligible, version (see node-reporter --help)'],
   ])('on %s prints one short line, exit 2', (_, args, message) => {
     const { code, out, err } = run(args);
     expect([code, out, err]).toEqual([2, '', `${message}\n`]);
@@ -122,8 +153,8 @@ describe('node-reporter eligible', () => {
     const { code, out } = run(['eligible', '--help']);
     expect(code).toBe(0);
     expect(out).toMatch(/^Usage: node-reporter eligible --nodes FILE/);
-    expect(out).not.toContain('--format');
-    expect(run(['--help']).out).toMatch(/^Usage: node-reporter COMMAND \[OPTIONS\]\n\n {2}eligible .*\n {2}check /);
+    expect(out).not.toContain('--pod-security');
+    expect(run(['--help']).out).toMatch(/^Usage: node-reporter COMMAND \[OPTIONS\]\n\n {2}check .*\n {2}eligible /);
   });
 
   test('prints the package version on --version', () => {
@@ -144,14 +175,14 @@ describe('node-reporter eligible reads what kubectl and the API give', () => {
   const node = (name: string, spec: unknown = {}, labels: Record<string, string> = { 'practice-tier': 'operations' }) => ({ metadata: { name, labels }, spec });
 
   test('reads kubectl get --raw /api/v1/nodes, whose items carry no kind', () => {
-    const { code, out } = run(['eligible', '--nodes', '-', '--json'], list([node('a'), node('b', {}, {})], 'NodeList'));
+    const { code, out } = run(['eligible', '--nodes', '-', '--selector', 'practice-tier=operations', '-o', 'json'], list([node('a'), node('b', {}, {})], 'NodeList'));
     expect(code).toBe(0);
     expect(JSON.parse(out).desired).toBe(1);
   });
 
   test('reads kubectl get nodes -o yaml', () => {
     const yaml = 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n    labels:\n      practice-tier: operations\n';
-    expect(JSON.parse(run(['eligible', '--nodes', '-', '--json'], yaml).out).desired).toBe(1);
+    expect(JSON.parse(run(['eligible', '--nodes', '-', '-o', 'json'], yaml).out).desired).toBe(1);
   });
 
   test.each([
@@ -161,7 +192,7 @@ describe('node-reporter eligible reads what kubectl and the API give', () => {
     ['UTF-16LE without a BOM', Buffer.from(list([node('a')]), 'utf16le')],
   ])('reads %s', (_, bytes) => {
     let out = '';
-    const code = main(['eligible', '--nodes', '-', '--json'], { readFile: () => new Uint8Array(bytes), out: (t) => { out += t; }, err: () => undefined });
+    const code = main(['eligible', '--nodes', '-', '-o', 'json'], { readFile: () => new Uint8Array(bytes), out: (t) => { out += t; }, err: () => undefined });
     expect(code).toBe(0);
     expect(JSON.parse(out).desired).toBe(1);
   });
@@ -211,7 +242,7 @@ describe('node-reporter eligible reads what kubectl and the API give', () => {
   });
 
   test('escapes control and bidirectional characters in node names and values', () => {
-    const { code, out } = run(['eligible', '--nodes', '-'], list([node('evil\u001b[2Jnode', {}, { 'practice-tier': 'x\u202e' })]));
+    const { code, out } = run(['eligible', '--nodes', '-', '--selector', 'practice-tier=operations'], list([node('evil\u001b[2Jnode', {}, { 'practice-tier': 'x\u202e' })]));
     expect(code).toBe(0);
     expect(out).not.toMatch(/[\u001b\u202e]/);
     expect(out).toContain('"evil\\u001b[2Jnode"');
@@ -221,8 +252,8 @@ describe('node-reporter eligible reads what kubectl and the API give', () => {
 
   test('takes tolerations, repeatable, beside the selector', () => {
     const nodes = list([node('gpu', { taints: [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }, { key: 'dedicated', effect: 'NoExecute' }] })]);
-    expect(JSON.parse(run(['eligible', '--nodes', '-', '--json', '--toleration', 'nvidia.com/gpu=present:NoSchedule'], nodes).out).desired).toBe(0);
-    expect(JSON.parse(run(['eligible', '--nodes', '-', '--json', '--toleration', 'nvidia.com/gpu=present:NoSchedule', '--toleration', 'dedicated:NoExecute'], nodes).out).desired).toBe(1);
+    expect(JSON.parse(run(['eligible', '--nodes', '-', '-o', 'json', '--toleration', 'nvidia.com/gpu=present:NoSchedule'], nodes).out).desired).toBe(0);
+    expect(JSON.parse(run(['eligible', '--nodes', '-', '-o', 'json', '--toleration', 'nvidia.com/gpu=present:NoSchedule', '--toleration', 'dedicated:NoExecute'], nodes).out).desired).toBe(1);
     const bad = run(['eligible', '--nodes', '-', '--toleration', 'dedicated:NoRun'], nodes);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--toleration must be KEY\[=VALUE\]:EFFECT with EFFECT one of NoSchedule, PreferNoSchedule, NoExecute but got "dedicated:NoRun"/);
@@ -255,7 +286,7 @@ describe('node-reporter eligible --manifest', () => {
 
   test('judges each DaemonSet by its own set-based affinity, tolerations and host network, one report each', () => {
     // WHEN
-    const { code, out } = run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', path.join(dir, 'agents.k8s.yaml'), '--json']);
+    const { code, out } = run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', path.join(dir, 'agents.k8s.yaml'), '-o', 'json']);
 
     // THEN
     expect(code).toBe(0);
@@ -276,8 +307,8 @@ describe('node-reporter eligible --manifest', () => {
     ].join('\n'));
     const reporter = run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', path.join(__dirname, '..', '..', 'dist', 'node-reporter-v1.k8s.yaml')]);
     expect(reporter.out).toMatch(/^DaemonSet practice-daemon\/node-reporter\n/);
-    expect(reporter.out).toContain('desired: 2\n');
-    const cni = JSON.parse(run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', path.join(dir, 'hostnet.yaml'), '--json']).out).daemonSets[0];
+    expect(reporter.out).toContain('desired: 2 (');
+    const cni = JSON.parse(run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', path.join(dir, 'hostnet.yaml'), '-o', 'json']).out).daemonSets[0];
     expect(cni.nodes.filter((n: { eligible: boolean }) => n.eligible).map((n: { name: string }) => n.name)).toEqual(['batch-1', 'no-cni-yet']);
   });
 
@@ -300,7 +331,7 @@ describe('node-reporter eligible --manifest', () => {
 
     // THEN kubectl applies the List's DaemonSet, and keeps the second hostname
     for (const [file, name] of [[list, 'from-list'], [repeated, 'repeated']]) {
-      const { code, out, err } = run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', file, '--json']);
+      const { code, out, err } = run(['eligible', '--nodes', path.join(dir, 'nodes.json'), '--manifest', file, '-o', 'json']);
       expect({ code, err }).toEqual({ code: 0, err: '' });
       const [report] = JSON.parse(out).daemonSets;
       expect(report.name).toBe(name);
@@ -313,7 +344,7 @@ describe('node-reporter eligible --manifest', () => {
   test('refuses stdin for both the nodes and the manifest: one stream cannot be both', () => {
     const { code, err } = run(['eligible', '--nodes', '-', '--manifest', '-'], '{}');
     expect(code).toBe(2);
-    expect(err).toMatch(/^node-reporter eligible: --nodes and --manifest cannot both read stdin \(-\)/);
+    expect(err).toMatch(/^node-reporter eligible: --nodes, --manifest and --before cannot read stdin \(-\) more than once/);
   });
 });
 
@@ -368,7 +399,7 @@ describe('node-reporter check', () => {
   test.each([
     ['a missing file', ['check', '/no/such.yaml'], 'node-reporter: /no/such.yaml: cannot read (no such file or folder)\n'],
     ['a folder without manifests', ['check', '/proc/self/fdinfo'], /no \*\.yaml or \*\.yml files/],
-    ['an unknown format', ['check', '-', '--format', 'xml'], 'node-reporter check: --format must be text, json or sarif but got "xml" (see node-reporter check --help)\n'],
+    ['an unknown format', ['check', '-', '--format', 'xml'], 'node-reporter check: --format must be text, json, markdown or sarif but got "xml" (see node-reporter check --help)\n'],
     ['an unknown level', ['check', '-', '--pod-security', 'strict'], 'node-reporter check: --pod-security must be restricted, baseline or privileged but got "strict" (see node-reporter check --help)\n'],
     ['a misspelt flag', ['check', '-', '--fromat', 'json'], 'node-reporter check: unknown option "--fromat"; did you mean --format? (see node-reporter check --help)\n'],
     ['no file', ['check'], 'node-reporter check: check needs at least one FILE, DIR or - (see node-reporter check --help)\n'],

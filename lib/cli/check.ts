@@ -1,0 +1,106 @@
+/** `node-reporter check`: the manifest checks on any YAML, for CI. */
+import { NodeListError, printable, printableJson, printableLines } from '../eligibility';
+import { COMMON_OPTIONS, commonUsage, failOnWarnings, Format, formatOf, parse, UsageError } from './args';
+import { Io, readTexts } from './io';
+import { version, versionText } from './version';
+
+const FORMATS: readonly Format[] = ['text', 'json', 'markdown', 'sarif'];
+
+/** The usage of `node-reporter check`, printed by `node-reporter check --help`. */
+const CHECK_USAGE = `Usage: node-reporter check FILE|DIR|-... [--format text|json|markdown|sarif] [--pod-security LEVEL] [--skip-kind KIND]... [--server-side]
+
+Runs the manifest checks on any YAML (Helm or kustomize output, hand-written files), as a v1.28 API server and
+kubectl apply would judge it: the Kubernetes 1.28 schema, the API server's validation, Pod Security, DaemonSet
+rules. Folders are searched for *.yaml and *.yml (not folders named .* or node_modules); - reads stdin. Lists are
+expanded. Kustomization files, Helm Chart.yaml, values files, chart templates and documents without apiVersion
+and kind are set aside with a note. A custom resource is checked against its CustomResourceDefinition when the
+input holds it, else reported as not checked (a warning).
+
+  --pod-security LEVEL      restricted, baseline or privileged: the Pod Security level of namespaces the input does not
+                            hold (default restricted); a Namespace in the input is judged at its own labels
+  --skip-kind KIND          do not check objects of this kind (Kind or apiVersion/Kind), repeatable
+  --server-side             judge as kubectl apply --server-side (no 256 KiB last-applied annotation)
+${commonUsage(FORMATS, 'exit 1 on warnings too (not on waived findings)')}
+                            sarif is SARIF 2.1.0 for code scanning; markdown is for a PR comment
+
+Exit codes: 0 clean (warnings allowed), 1 blocking findings (or warnings, with --fail-on-warnings),
+2 bad usage or input (no Kubernetes objects at all).`;
+
+const LEVELS = ['restricted', 'baseline', 'privileged'];
+
+/** A Markdown table cell. */
+const cell = (text: string | number | undefined) => String(text ?? '').replace(/\\/g, '\\\\').replace(/([|`<>])/g, '\\$1').replace(/\r?\n/g, ' ');
+
+/** `node-reporter check`. */
+export function check(args: string[], io: Io): number {
+  const { values, positionals } = parse('check', {
+    args,
+    options: {
+      'pod-security': { type: 'string', default: 'restricted' },
+      'skip-kind': { type: 'string', multiple: true },
+      'server-side': { type: 'boolean' },
+      ...COMMON_OPTIONS,
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) {
+    io.out(`${CHECK_USAGE}\n`);
+    return 0;
+  }
+  if (values.version) {
+    io.out(versionText());
+    return 0;
+  }
+  const format = formatOf('check', values.format, FORMATS);
+  const level = values['pod-security'];
+  if (!LEVELS.includes(level)) {
+    throw new UsageError(`--pod-security must be restricted, baseline or privileged but got ${printable(level, true)}`, 'check');
+  }
+  const skipKinds = values['skip-kind'] ?? [];
+  const badKind = skipKinds.find((k) => !/^([A-Za-z0-9.-]+\/)?([A-Za-z0-9]+\/)?[A-Za-z][A-Za-z0-9]*$/.test(k));
+  if (badKind !== undefined) {
+    throw new UsageError(`--skip-kind must be a kind (ServiceMonitor) or apiVersion/kind (monitoring.coreos.com/v1/ServiceMonitor) but got ${printable(badKind, true)}`, 'check');
+  }
+  if (positionals.length === 0) {
+    throw new UsageError('check needs at least one FILE, DIR or -', 'check');
+  }
+  // Loaded here: the eligibility command must not pay for the schema.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const checks = require('../checks') as typeof import('../checks');
+  const report = checks.checkInputs(readTexts(io, positionals), {
+    podSecurity: level as 'restricted' | 'baseline' | 'privileged',
+    skipKinds,
+    apply: values['server-side'] ? 'server-side' : 'client-side',
+  });
+  const { findings, notes } = report;
+  if (report.objects === 0 && findings.length === 0) {
+    throw new NodeListError(`no Kubernetes objects in the input (${report.files} file(s) read${notes.length > 0 ? `, ${notes.length} set aside: ${printable(notes[0].message)}` : ''})`);
+  }
+  const errors = findings.filter(checks.isBlocking).length;
+  const waived = findings.filter((f) => f.waived !== undefined).length;
+  const warnings = findings.length - errors - waived;
+  const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const summary = `checked ${count(report.files, 'file')}, ${count(report.objects, 'object')}: ${checks.formatCounts(findings)}`;
+  if (format === 'json') {
+    io.out(`${printableJson({
+      files: report.files, objects: report.objects, errors, warnings, waived,
+      notes,
+      findings: findings.map((f) => ({ file: f.file, line: f.line, column: f.column, object: f.object, path: f.path, rule: f.rule.id, severity: f.severity, message: f.message, waived: f.waived, fix: f.rule.fix, source: f.rule.citation })),
+    })}\n`);
+  } else if (format === 'sarif') {
+    io.out(`${printableJson(checks.toSarif(findings, { toolVersion: version(), baseDirectory: process.cwd(), notes }))}\n`);
+  } else if (format === 'markdown') {
+    const lines = [`### node-reporter check: ${errors > 0 ? 'blocking findings' : 'clean'}`, '', summary];
+    if (findings.length > 0) {
+      lines.push('', '| Severity | Where | Object | Rule | Message |', '|---|---|---|---|---|',
+        ...findings.map((f) => `| ${f.waived !== undefined ? 'waived' : f.severity} | ${cell(`${f.file ?? ''}${f.line !== undefined ? `:${f.line}` : ''}`)} | ${cell(f.object)} | ${cell(f.rule.id)} | ${cell(f.message)} |`));
+    }
+    if (notes.length > 0) lines.push('', ...notes.map((n) => `- note: ${cell(`${n.file !== undefined ? `${n.file}: ` : ''}${n.message}`)}`));
+    io.out(`${printableLines(lines.join('\n'))}\n`);
+  } else {
+    const noted = notes.map((n) => `note: ${n.file !== undefined ? `${n.file}: ` : ''}${n.message}`);
+    io.out(`${printableLines([...findings.map(checks.formatFinding), ...noted, summary].join('\n'))}\n`);
+  }
+  return errors > 0 || (failOnWarnings(values) && warnings > 0) ? 1 : 0;
+}
