@@ -112,4 +112,16 @@ describe('node-reporter eligible for reviews', () => {
     const empty = write('empty/ns.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n');
     expect(run(['eligible', '--nodes', nodesFile, '--manifest', path.dirname(empty)])).toEqual({ code: 2, out: '', err: `node-reporter: ${path.dirname(empty)}: has no DaemonSet\n` });
   });
+
+  test("the README's sample output is what the command prints", () => {
+    // GIVEN the block the README shows for the kubeadm fixture
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf-8');
+    const sample = /For `test\/fixtures\/nodes\/kubeadm-three.json`[\s\S]*?```\n([\s\S]*?)```/.exec(readme)![1];
+
+    // WHEN
+    const { out } = run(['eligible', '--nodes', path.join(__dirname, '..', 'fixtures', 'nodes', 'kubeadm-three.json'), '--selector', 'practice-tier=operations']);
+
+    // THEN
+    expect(out).toBe(sample);
+  });
 });
