@@ -1,29 +1,38 @@
 #!/usr/bin/env bash
-# A local single-node Kubernetes v1.32.13 cluster with a real kubelet, for the
-# walkthrough (npm run e2e) on machines without a cluster, and for CI.
+# A local single-node Kubernetes cluster (v1.35.6 or v1.32.13) with a real
+# kubelet, for the walkthrough (npm run e2e) on machines without a cluster,
+# and for CI.
 #
-#   e2e/cluster.sh start         start everything; prints `export KUBECONFIG=...` on stdout
-#   e2e/cluster.sh stop          stop what start started (by PID) and undo its host changes
-#   e2e/cluster.sh host-state    print the host state start changes (for a before/after diff)
-#   e2e/cluster.sh images        build the images only (start imports them), and list them
+#   e2e/cluster.sh start [1.35|1.32]  start everything (default 1.35, or $NODE_REPORTER_K8S_VERSION);
+#                                     prints `export KUBECONFIG=... PATH=...` on stdout (eval it)
+#   e2e/cluster.sh stop               stop what start started (by PID) and undo its host changes
+#   e2e/cluster.sh host-state         print the host state start changes (for a before/after diff)
+#   e2e/cluster.sh images             build the images only (start imports them), and list them
 #
-# Binaries: ../shared/k8s/v1.32.13 (or $NODE_REPORTER_K8S_BUNDLE), checked
-# against its SHA256SUMS and unpacked into $NODE_REPORTER_E2E_CACHE (default
-# ~/.cache/node-reporter-e2e), outside the repository. Images (busybox:1.36,
+# Binaries: the bundle of the version, ../shared/k8s/v1.35.6 or
+# ../shared/k8s/v1.32.13 beside the repository (another folder of bundles:
+# $NODE_REPORTER_K8S_BUNDLES; one bundle folder named vX.Y.Z:
+# $NODE_REPORTER_K8S_BUNDLE), checked against its SHA256SUMS and unpacked into
+# $NODE_REPORTER_E2E_CACHE (default ~/.cache/node-reporter-e2e), outside the
+# repository. kubectl: the bundle's when it has one (v1.35.6 does), else the
+# system's, which must be within one minor of the server; the PATH that start
+# prints puts it first, so that every later kubectl matches the server (a
+# 1.32 kubectl warns on every call to a 1.35 server). Images (busybox:1.36,
 # pause, node-exporter from Debian's package) are built from this machine's
 # files and apt: nothing is pulled from an image registry. Run state
 # lives in $NODE_REPORTER_E2E_RUN (default /tmp/node-reporter-e2e).
 #
 # Everything listens on 127.0.0.1, except the kubelet on the bridge k132br0
 # (10.245.0.1) that this script creates. Every recipe detail comes from
-# ../shared/k8s/v1.32.13/FACTS.md. Needs root (mounts, cgroups, netlink).
+# ../shared/k8s/v1.32.13/FACTS.md (and, for what differs in 1.35,
+# ../shared/k8s/v1.35.6/FACTS.md). Needs root (mounts, cgroups, netlink).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-K8S_VERSION=1.32.13
-BUNDLE=${NODE_REPORTER_K8S_BUNDLE:-$HERE/../../shared/k8s/v$K8S_VERSION}
+# The bundles this script knows, by minor: the patch release each one holds.
+declare -A RELEASES=([1.35]=1.35.6 [1.32]=1.32.13)
+DEFAULT_MINOR=1.35
 CACHE=${NODE_REPORTER_E2E_CACHE:-$HOME/.cache/node-reporter-e2e}
-BIN=$CACHE/bin-$K8S_VERSION
 IMAGES=$CACHE/images
 RUN=${NODE_REPORTER_E2E_RUN:-/tmp/node-reporter-e2e}
 NODE=${NODE_REPORTER_E2E_NODE:-labex-v135}
@@ -62,26 +71,68 @@ install_packages() {
   fi
 }
 
+# Which Kubernetes: the version asked for (1.35 or 1.32, or a full 1.35.6),
+# or the one NODE_REPORTER_K8S_BUNDLE's folder name says. Sets K8S_VERSION,
+# K8S_MINOR, BUNDLE and BIN.
+choose_version() {
+  local asked=${1:-${NODE_REPORTER_K8S_VERSION:-}} minor
+  if [[ -n ${NODE_REPORTER_K8S_BUNDLE:-} ]]; then
+    BUNDLE=$NODE_REPORTER_K8S_BUNDLE
+    [[ $(basename "$BUNDLE") =~ ^v([0-9]+\.[0-9]+)\.[0-9]+$ ]] ||
+      die "NODE_REPORTER_K8S_BUNDLE must be a bundle folder named vX.Y.Z (as ../shared/k8s/v1.35.6), but got \"$BUNDLE\""
+    K8S_VERSION=$(basename "$BUNDLE" | cut -c2-)
+    K8S_MINOR=${BASH_REMATCH[1]}
+    [[ -z $asked || $asked == "$K8S_MINOR" || $asked == "$K8S_VERSION" ]] ||
+      die "version $asked was asked for, but NODE_REPORTER_K8S_BUNDLE holds $K8S_VERSION"
+  else
+    minor=${asked:-$DEFAULT_MINOR}
+    [[ $minor =~ ^v?([0-9]+\.[0-9]+)(\.[0-9]+)?$ ]] && minor=${BASH_REMATCH[1]}
+    [[ -n ${RELEASES[$minor]:-} && ( -z ${BASH_REMATCH[2]:-} || v${asked#v} == "v${RELEASES[$minor]}" ) ]] ||
+      die "the Kubernetes version must be 1.35 (bundle v${RELEASES[1.35]}) or 1.32 (bundle v${RELEASES[1.32]}), but got \"$asked\""
+    K8S_MINOR=$minor
+    K8S_VERSION=${RELEASES[$minor]}
+    BUNDLE=${NODE_REPORTER_K8S_BUNDLES:-$HERE/../../shared/k8s}/v$K8S_VERSION
+  fi
+  BIN=$CACHE/bin-$K8S_VERSION
+}
+
 kubectl_minor() {
-  kubectl version --client -o json 2>/dev/null | sed -n 's/.*"minor": *"\([0-9]*\).*/\1/p' | head -n 1
+  "$1" version --client -o json 2>/dev/null | sed -n 's/.*"minor": *"\([0-9]*\).*/\1/p' | head -n 1
 }
 
 prerequisites() {
   install_packages containerd runc containernetworking-plugins busybox-static xz-utils openssl iproute2 curl gcc libc6-dev
-  # A 1.31-1.33 client: Debian 12 machines of this kind have one; Debian 13's
-  # apt has kubectl 1.32 (Debian 12's own kubernetes-client is 1.20, too old).
-  local minor
-  minor=$(command -v kubectl >/dev/null && kubectl_minor || true)
-  if [[ -z $minor || $minor -lt 31 || $minor -gt 33 ]]; then
-    install_packages kubectl
-    minor=$(kubectl_minor)
-    [[ -n $minor && $minor -ge 31 && $minor -le 33 ]] || die "kubectl 1.31-1.33 is needed for a 1.32 server; found 1.${minor:-?}"
+}
+
+# The kubectl for this server, linked alone into $BIN/client (the folder start
+# puts first on PATH): the bundle's, or the system's when it is within one
+# minor of the server (kubectl's supported skew). Debian 13's apt has kubectl
+# 1.32 (Debian 12's own kubernetes-client is 1.20, too old). Sets KUBECTL.
+client() {
+  local server=${K8S_MINOR#1.} minor
+  if [[ -x $BIN/kubectl ]]; then
+    KUBECTL=$BIN/kubectl
+  else
+    # The system's: PATH without the client folders an earlier start printed.
+    local system_path
+    system_path=$(tr ':' '\n' <<<"$PATH" | grep -vx "$CACHE/bin-[^/]*/client" | paste -sd:)
+    KUBECTL=$(PATH=$system_path command -v kubectl || true)
+    minor=$([[ -n $KUBECTL ]] && kubectl_minor "$KUBECTL" || true)
+    if [[ -z $minor || $minor -lt $((server - 1)) || $minor -gt $((server + 1)) ]]; then
+      install_packages kubectl
+      KUBECTL=$(PATH=$system_path command -v kubectl || true)
+      minor=$([[ -n $KUBECTL ]] && kubectl_minor "$KUBECTL" || true)
+    fi
+    [[ -n $minor && $minor -ge $((server - 1)) && $minor -le $((server + 1)) ]] ||
+      die "kubectl 1.$((server - 1))-1.$((server + 1)) is needed for a $K8S_MINOR server (its bundle has none); found 1.${minor:-?}"
   fi
+  mkdir -p "$BIN/client"
+  ln -sfn "$KUBECTL" "$BIN/client/kubectl"
 }
 
 # Unpacks the bundle into the cache and checks every binary against SHA256SUMS.
 binaries() {
-  [[ -f $BUNDLE/SHA256SUMS ]] || die "no Kubernetes bundle at $BUNDLE (set NODE_REPORTER_K8S_BUNDLE)"
+  [[ -f $BUNDLE/SHA256SUMS ]] || die "no Kubernetes bundle at $BUNDLE (set NODE_REPORTER_K8S_BUNDLES to the folder of bundles, or NODE_REPORTER_K8S_BUNDLE to one)"
   mkdir -p "$BIN"
   local name
   for name in $(awk '{print $2}' "$BUNDLE/SHA256SUMS"); do
@@ -407,9 +458,11 @@ host_state() {
 
 start() {
   require_root
+  choose_version "$@"
   [[ -d $RUN ]] && stop
   prerequisites
   binaries
+  client
   images
   mkdir -p "$RUN"
   # What stop must restore: the sysctls and which host paths already existed.
@@ -473,7 +526,7 @@ start() {
     --service-cluster-ip-range 10.96.0.0/16 --endpoint-reconciler-type none --allow-privileged=true \
     --kubelet-preferred-address-types InternalIP \
     --kubelet-client-certificate "$RUN/pki/kubelet-client.crt" --kubelet-client-key "$RUN/pki/kubelet-client.key"
-  wait_for kube-apiserver 120 kubectl --kubeconfig "$RUN/kubeconfig" get --raw /readyz
+  wait_for kube-apiserver 120 "$KUBECTL" --kubeconfig "$RUN/kubeconfig" get --raw /readyz
 
   local kube=(--kubeconfig "$RUN/kubeconfig" --authentication-kubeconfig "$RUN/kubeconfig" --authorization-kubeconfig "$RUN/kubeconfig" --bind-address 127.0.0.1 --leader-elect=false)
   start_process kube-controller-manager "$BIN/kube-controller-manager" "${kube[@]}" --secure-port 40357 \
@@ -483,12 +536,14 @@ start() {
 
   start_process kubelet unshare --uts sh -c 'hostname "$0" && exec "$@"' "$NODE" "$BIN/kubelet" --config "$RUN/kubelet/config.yaml" --kubeconfig "$RUN/kubelet.kubeconfig" \
     --hostname-override "$NODE" --node-ip "$NODE_IP" --root-dir "$RUN/kubelet/root" --cert-dir "$RUN/kubelet/pki" --v=2
-  wait_for kubelet 120 kubectl --kubeconfig "$RUN/kubeconfig" wait --for=condition=Ready "node/$NODE" --timeout=1s
+  wait_for kubelet 120 "$KUBECTL" --kubeconfig "$RUN/kubeconfig" wait --for=condition=Ready "node/$NODE" --timeout=1s
   # The not-ready taint goes once the node lifecycle controller sees Ready.
-  wait_for kube-controller-manager 60 bash -c "[[ -z \$(kubectl --kubeconfig '$RUN/kubeconfig' get node '$NODE' -o jsonpath='{.spec.taints}') ]]"
-  wait_for kube-controller-manager 60 kubectl --kubeconfig "$RUN/kubeconfig" get serviceaccount default -n default
-  log "node $NODE is Ready (Kubernetes v$K8S_VERSION, containerd $(containerd --version | awk '{print $3}'))"
-  echo "export KUBECONFIG=$RUN/kubeconfig"
+  wait_for kube-controller-manager 60 bash -c "[[ -z \$('$KUBECTL' --kubeconfig '$RUN/kubeconfig' get node '$NODE' -o jsonpath='{.spec.taints}') ]]"
+  wait_for kube-controller-manager 60 "$KUBECTL" --kubeconfig "$RUN/kubeconfig" get serviceaccount default -n default
+  echo "$K8S_VERSION" >"$RUN/version"
+  log "node $NODE is Ready (Kubernetes v$K8S_VERSION, containerd $(containerd --version | awk '{print $3}'), kubectl $("$KUBECTL" version --client -o json | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p' | head -n 1))"
+  # \$PATH stays for the eval: the caller's PATH, with this server's kubectl first.
+  echo "export KUBECONFIG=$RUN/kubeconfig PATH=$BIN/client:\$PATH"
 }
 
 stop_pid() {
@@ -555,9 +610,9 @@ stop() {
 }
 
 case "${1:-}" in
-  start) start ;;
+  start) shift; start "$@" ;;
   stop) stop ;;
   host-state) host_state ;;
   images) require_root; images; cat "$IMAGES/tags"; ls "$IMAGES"/*.tar ;;
-  *) echo "usage: $0 start|stop|host-state|images" >&2; exit 2 ;;
+  *) echo "usage: $0 start [1.35|1.32]|stop|host-state|images" >&2; exit 2 ;;
 esac
