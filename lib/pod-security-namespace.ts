@@ -63,9 +63,18 @@ function refusedAgents(constructs: readonly IConstruct[]): string[] {
     .map((ns) => `namespace "${ns.name}" (${ns.node.path}) enforces Pod Security "${ns.enforce}", which refuses the pods of ${agent.node.path} (they need "${agent.podSecurityLevel}"): call admit() on this namespace with the agent${ns.admitsLax ? '' : ', in a PodSecurityNamespace (a RestrictedNamespace admits only restricted agents)'}, or deploy the agent elsewhere`));
 }
 
-/** @internal Throws, naming the argument, unless every one is a NodeAgent. */
-export function checkAgents(namespace: Construct, agents: readonly unknown[]): void {
-  const bad = agents.map((a, i) => (NodeAgent.isNodeAgent(a) ? undefined : `argument ${i + 1} must be a NodeAgent but got ${show(a)}`)).filter((p) => p !== undefined);
+/**
+ * @internal Throws, naming the argument, unless every one is a NodeAgent
+ * that deploys into this namespace (its chart's): admitting another
+ * namespace's agent would relax this one for pods it never holds.
+ */
+export function checkAgents(namespace: Construct & { readonly name: string }, agents: readonly unknown[]): void {
+  const bad = agents.map((a, i) => {
+    if (!NodeAgent.isNodeAgent(a)) return `argument ${i + 1} must be a NodeAgent but got ${show(a)}`;
+    const into = Chart.of(a).namespace;
+    return into === namespace.name ? undefined
+      : `argument ${i + 1} (${a.node.path}) must be an agent that deploys into namespace ${show(namespace.name)} but it deploys into ${into === undefined ? 'no namespace (its chart has none)' : show(into)}: admit it in a namespace of its own chart's name`;
+  }).filter((p) => p !== undefined);
   if (agents.length === 0 || bad.length > 0) {
     throw new Error(`${namespace.node.path}: admit() takes the NodeAgents to admit: ${agents.length === 0 ? 'none given' : bad.join('; ')}`);
   }

@@ -18,6 +18,7 @@ import { checkNamespaceLabels, namespacePolicies, NamespacePolicy } from './name
 import { normalize } from './normalize';
 import { checkPodSecurity, isAtLeastAsStrict, PodSecurityLevel } from './pod-security';
 import { PodTemplate, podTemplateOf } from './pod-templates';
+import { checkRbacPolicy } from './rbac-policy';
 import { Rule, RULES, Severity } from './rules';
 import { checkSchema, isBuiltInGroup } from './schema';
 import { waiversOf } from './waivers';
@@ -147,6 +148,7 @@ function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdInde
       ...withoutSchemaDuplicates(checkApiValidation(obj, pod)),
       ...checkDaemonSetRules(obj, pod),
       ...checkCustomResourceDefinition(obj),
+      ...checkRbacPolicy(obj),
     ]),
     served: true,
   };

@@ -1,6 +1,6 @@
 /**
  * Workload rules beyond Pod Security: a selector that selects the pods, a uid
- * for runAsNonRoot, resources, pinned images.
+ * for runAsNonRoot, resources, pinned images, no API token a pod opted out of.
  */
 import { requirementMatches, selectorMatches } from '../k8s/scheduling';
 import { join, KubeObject, Problem, show } from './finding';
@@ -69,10 +69,43 @@ function checkContainers(pod: PodTemplate): Problem[] {
   return problems;
 }
 
+/**
+ * A projected serviceAccountToken without an audience is a token for the API
+ * server (validateProjectionSources: the audience defaults to the API
+ * server's), mounted whatever automountServiceAccountToken says: a pod that
+ * opted out of its token, or runs as the namespace's `default`
+ * ServiceAccount, gets one all the same.
+ */
+function checkProjectedTokens(pod: PodTemplate): Problem[] {
+  const problems: Problem[] = [];
+  const account = pod.spec.serviceAccountName ?? pod.spec.serviceAccount;
+  const isDefault = typeof account !== 'string' || account === '' || account === 'default';
+  const optedOut = pod.spec.automountServiceAccountToken === false;
+  if (!isDefault && !optedOut) {
+    return [];
+  }
+  const volumes: unknown[] = Array.isArray(pod.spec.volumes) ? pod.spec.volumes : [];
+  volumes.forEach((volume, v) => {
+    const sources: unknown[] = Array.isArray((volume as KubeObject | null)?.projected?.sources) ? (volume as KubeObject).projected.sources : [];
+    sources.forEach((source, s) => {
+      const token = (source as KubeObject | null)?.serviceAccountToken;
+      if (token === undefined || token === null || (typeof token.audience === 'string' && token.audience !== '')) {
+        return;
+      }
+      const whose = isDefault ? "the namespace's default ServiceAccount (the pod names none), which every pod of the namespace runs as" : `ServiceAccount ${show(account)}`;
+      problems.push({
+        rule: RULES.projectedApiToken, path: join(pod.specPath, 'volumes', v, 'projected', 'sources', s, 'serviceAccountToken', 'audience'),
+        message: `a serviceAccountToken with no audience is an API token, of ${whose}${optedOut ? ', mounted though the pod sets automountServiceAccountToken: false' : ''}`,
+      });
+    });
+  });
+  return problems;
+}
+
 /** The workload rules for one object. */
 export function checkWorkload(obj: KubeObject, pod: PodTemplate | undefined): Problem[] {
   if (!pod) {
     return [];
   }
-  return [...checkSelector(obj, pod), ...checkContainers(pod)];
+  return [...checkSelector(obj, pod), ...checkContainers(pod), ...checkProjectedTokens(pod)];
 }

@@ -4,7 +4,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkObject, isBlocking } from '../checks/index';
 import { PodSecurityLevel } from '../checks/pod-security';
-import { WAIVER_PREFIX } from '../checks/rules';
+import { RULES, WAIVER_PREFIX } from '../checks/rules';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
 import { checkApplySize } from '../k8s/apply';
 import { canonicalResourceQuantity } from '../k8s/quantity';
@@ -18,6 +18,7 @@ import { createMetrics } from './metrics';
 import { podSecurityProblems, RenderedPodSecurity, renderedPodSecurity } from './pod-security';
 import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, declaredVolumes, imageTag, mountPathProblems, NodeAgentProps, propsProblems, recommendedLabels } from './props';
 import { createRbac } from './rbac';
+import { waiveDangerousGrants } from './rbac-reasons';
 import { dedupe, mergeAffinity } from './scheduling';
 import { AgentUpdateStrategy } from './update-strategy';
 import { AgentMount, AgentVolume, renderMount } from './volumes';
@@ -185,6 +186,7 @@ export class NodeAgent extends Construct {
     if (props.serviceAccount) {
       const rbac = createRbac(this, props.serviceAccount, this.name, namespace!, labels);
       this.serviceAccountResource = rbac.serviceAccount;
+      waiveDangerousGrants(this, props.serviceAccount.dangerousGrantsReason);
     }
     if (props.config) {
       this.configMap = new kplus.ConfigMap(this, 'Config', { metadata: { name: `${this.name}-config`, labels }, data: props.config.data });
@@ -313,8 +315,9 @@ export class NodeAgent extends Construct {
       if (String(json.apiVersion).startsWith('monitoring.coreos.com/')) {
         continue;
       }
-      for (const f of checkObject(json).filter(isBlocking)) {
-        problems.push(`${propOf(f.path, json.kind)} is refused by the manifest checks: ${f.object} ${f.path}: ${f.message} [${f.rule.id}]`);
+      // An API token the agent was promised not to have is refused, though the checks only warn of it in any manifest.
+      for (const f of checkObject(json).filter((f) => isBlocking(f) || f.rule === RULES.projectedApiToken)) {
+        problems.push(`${propOf(f.path, json.kind)} is refused by the manifest checks: ${f.object} ${f.path}: ${f.message} [${f.rule.id}]${f.rule === RULES.projectedApiToken ? `: ${f.rule.fix}` : ''}`);
       }
       problems.push(...defined(checkApplySize(json.kind === 'ConfigMap' ? 'config.data' : json.kind === 'DaemonSet' ? 'annotations' : 'props', json)));
     }

@@ -8,6 +8,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { clusterScoped } from '../cluster-scoped';
 import { checkDns1123Label, defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { rbacReasonProblems } from './rbac-reasons';
 
 /**
  * A rule of a (Cluster)Role, as the API has it: resources of API groups
@@ -72,6 +73,15 @@ export interface AgentServiceAccount {
    * @default true
    */
   readonly automountToken?: boolean;
+
+  /**
+   * Why the agent needs grants the checks call dangerous (rule `rbac-dangerous`:
+   * cluster-admin, admin or edit; `*` in verbs, resources or nonResourceURLs;
+   * escalate, bind, impersonate; secrets in `rules`; nodes/proxy), one line:
+   * written as the waiver of each object that grants one, as `podSecurity.reason` is.
+   * @default - none: a dangerous grant is refused
+   */
+  readonly dangerousGrantsReason?: string;
 }
 
 /** The prefix of the agents' cluster-scoped RBAC names; no built-in role has it. */
@@ -89,7 +99,7 @@ export function clusterRbacName(namespace: string, agent: string, role?: string)
 }
 
 const RULE_KEYS = ['apiGroups', 'resources', 'verbs', 'resourceNames', 'nonResourceURLs'];
-const ACCOUNT_KEYS = ['rules', 'namespacedRules', 'rulesIn', 'clusterRoles', 'automountToken'];
+const ACCOUNT_KEYS = ['rules', 'namespacedRules', 'rulesIn', 'clusterRoles', 'automountToken', 'dangerousGrantsReason'];
 
 function strings(prop: string, value: unknown, min: number): Problem | undefined {
   return Array.isArray(value) && value.length >= min && value.every((v) => typeof v === 'string' && v !== '')
@@ -172,6 +182,7 @@ export function serviceAccountProblems(account: unknown, agentName: unknown, nam
   if (account.automountToken !== undefined && typeof account.automountToken !== 'boolean') {
     problems.push(problem('serviceAccount.automountToken', 'a boolean', account.automountToken));
   }
+  problems.push(...rbacReasonProblems(account));
   if (agentName === 'default') {
     problems.push(problem('name', "another name than 'default' when the agent has a serviceAccount: its ServiceAccount would be the namespace's default one, which every pod in the namespace runs as", agentName));
   }

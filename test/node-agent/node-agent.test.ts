@@ -205,7 +205,7 @@ describe('NodeAgent pod security', () => {
 
     // THEN
     expect(only(synth(chart), 'Namespace').metadata.labels['pod-security.kubernetes.io/enforce']).toBe('privileged');
-    expect(() => new RestrictedNamespace(chart, 'Strict', { name: 'strict' }).admit(agent)).toThrow(/a RestrictedNamespace admits only "restricted" agents but monitoring\/Agent needs "privileged"/);
+    expect(() => new RestrictedNamespace(chart, 'Strict', { name: 'monitoring' }).admit(agent)).toThrow(/a RestrictedNamespace admits only "restricted" agents but monitoring\/Agent needs "privileged"/);
   });
 });
 

@@ -1,5 +1,5 @@
-import { Testing } from 'cdk8s';
-import { AgentVolume, NodeAgent, NodePolicy, ProjectedSource } from '../../lib';
+import { Chart, Testing } from 'cdk8s';
+import { AgentVolume, NodeAgent, NodeAgentProps, NodePolicy, ProjectedSource } from '../../lib';
 import { only, synth } from '../util';
 
 function projectedVolumeOf(sources: ProjectedSource[]) {
@@ -56,5 +56,32 @@ describe('ProjectedSource options', () => {
     ['options that are not an object', true, /'volumes\[0\]\.sources\[0\]\.options' must be an object \{ optional\? \} but got true/],
   ])('refuses %s rather than drop it', (_, options, message) => {
     expect(() => projectedVolumeOf([ProjectedSource.configMap('ca', undefined, options as never)])).toThrow(message);
+  });
+});
+
+describe('a projected API token the agent was promised not to have', () => {
+  function agentWith(props: Partial<NodeAgentProps>, audience?: string): () => void {
+    return () => {
+      const chart = new Chart(Testing.app(), 'test', { namespace: 'monitoring' });
+      new NodeAgent(chart, 'Agent', {
+        policy: new NodePolicy(chart, 'Policy'), name: 'agent', containers: [{ name: 'agent', image: 'example.com/agent:1', mounts: [{ volume: 'token', path: '/var/run/token', readOnly: true }] }],
+        volumes: [AgentVolume.projected('token', [ProjectedSource.serviceAccountToken({ path: 'token', audience })])],
+        ...props,
+      });
+    };
+  }
+
+  // The v1.32 server accepts such a pod and the kubelet writes a token the API server accepts (TokenReview authenticated: true).
+  test("with no ServiceAccount, a token with no audience (the namespace's default ServiceAccount's, for the API server) is refused", () => {
+    expect(agentWith({})).toThrow(/'volumes' is refused by the manifest checks: DaemonSet\/agent spec\.template\.spec\.volumes\[0\]\.projected\.sources\[0\]\.serviceAccountToken\.audience: a serviceAccountToken with no audience is an API token, of the namespace's default ServiceAccount .*mounted though the pod sets automountServiceAccountToken: false \[projected-api-token\]: Set serviceAccountToken\.audience/);
+  });
+
+  test('with automountToken: false, a token with no audience is refused too', () => {
+    expect(agentWith({ serviceAccount: { automountToken: false } })).toThrow(/of ServiceAccount "agent", mounted though the pod sets automountServiceAccountToken: false \[projected-api-token\]/);
+  });
+
+  test('a token for another audience, or an API token of its own ServiceAccount, is fine', () => {
+    expect(agentWith({}, 'vault')).not.toThrow();
+    expect(agentWith({ serviceAccount: {} })).not.toThrow();
   });
 });
