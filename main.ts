@@ -1,5 +1,6 @@
 import { App } from 'cdk8s';
 import { booleanSetting, finishHelmChart, NodeReporterChart, selectVariants, synthesizesHelmChart } from './lib';
+import { KUBERNETES_VERSION_CONTEXT } from './lib/checks';
 
 // The app's settings come from the environment; a bad one is one line and exit 2.
 function settings() {
@@ -21,6 +22,8 @@ function settings() {
 const { helm, variants, createNamespace } = settings();
 // No outdir: it would override `cdk8s synth -o` and `--stdout`.
 const app = new App();
+// Written for the cluster it runs on (Kubernetes 1.35): Pod Security v1.35, each object marked with it.
+app.node.setContext(KUBERNETES_VERSION_CONTEXT, '1.35');
 for (const version of variants) {
   new NodeReporterChart(app, `node-reporter-${version}`, { version, createNamespace });
 }

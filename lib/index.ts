@@ -6,6 +6,7 @@
 export * from './cluster-scoped';
 export * from './defaults';
 export * from './k8s';
+export * from './kubernetes-target';
 export * from './labeled-node-policy';
 export * from './node-agent';
 export * from './node-policy';

@@ -1,8 +1,10 @@
 import { ApiObject, Chart, DependencyGraph } from 'cdk8s';
 import { Construct } from 'constructs';
 import { appCheckErrors } from './app-checks';
+import { KubernetesVersion } from './checks/versions';
 import { DEFAULT_NAMESPACE, DEFAULT_POLICY_KEY, DEFAULT_POLICY_VALUE, DEFAULT_VARIANT_GROUP } from './defaults';
 import { checkDns1123Label, defined, isRecord, problem } from './k8s/syntax';
+import { kubernetesTarget } from './kubernetes-target';
 import { LabeledNodePolicy } from './labeled-node-policy';
 import { PodSecurityLevel } from './node-agent';
 import { NodeReporterDaemonSet, NodeReporterDaemonSetProps } from './node-reporter-daemon-set';
@@ -84,9 +86,13 @@ export class NodeReporterChart extends Chart {
   /** The node reporter. */
   public readonly reporter: NodeReporterDaemonSet;
 
+  /** The Kubernetes version the chart is written for: the app's context `node-reporter:kubernetesVersion`, 1.28 when unset. */
+  public readonly kubernetesVersion: KubernetesVersion;
+
   constructor(scope: Construct, id: string, props: NodeReporterChartProps) {
     const namespace = isRecord(props) ? props.namespace ?? DEFAULT_NAMESPACE : undefined;
     super(scope, id, { namespace });
+    this.kubernetesVersion = kubernetesTarget(this).version;
     const createNamespace = isRecord(props) ? props.createNamespace ?? true : true;
     reportProblems(this, isRecord(props) ? [
       ...(createNamespace ? checkOwnableNamespace('namespace', namespace) : defined(checkDns1123Label('namespace', namespace))),

@@ -3,8 +3,10 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { appCheck } from './app-checks';
 import { isAtLeastAsStrict } from './checks/pod-security';
+import { KubernetesVersion } from './checks/versions';
 import { clusterScoped } from './cluster-scoped';
 import { checkDns1123Label, defined, isRecord, Problem, problem, show } from './k8s/syntax';
+import { kubernetesTarget, targetAnnotations } from './kubernetes-target';
 import { MANAGED_BY, NodeAgent, PodSecurityLevel } from './node-agent';
 import { reportProblems } from './validate-props';
 
@@ -14,7 +16,7 @@ import { reportProblems } from './validate-props';
  */
 export const RESERVED_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-/** The Kubernetes version whose Pod Security Standards the namespaces pin. */
+/** The Pod Security Standards version the namespaces pin at the default target (1.28); at a target, its `v1.<minor>`. */
 export const POD_SECURITY_VERSION = 'v1.28';
 
 /**
@@ -82,7 +84,8 @@ export function checkAgents(namespace: Construct & { readonly name: string }, ag
 
 /**
  * A Namespace whose pods the cluster holds to a Pod Security level (label
- * `pod-security.kubernetes.io/enforce`, pinned to v1.28), so that it enforces
+ * `pod-security.kubernetes.io/enforce`, pinned to the Pod Security version
+ * of the app's Kubernetes target: v1.28 by default), so that it enforces
  * what the node agents in it promise.
  *
  * A Chart stamps its namespace on every object; a Namespace is cluster-scoped,
@@ -107,11 +110,16 @@ export class PodSecurityNamespace extends Construct {
   /** The cdk8s-plus Namespace underneath. */
   public readonly namespace: kplus.Namespace;
 
+  /** The Kubernetes version the namespace is written for (the app's context `node-reporter:kubernetesVersion`, 1.28 when unset): it enforces that version's Pod Security Standards. */
+  public readonly kubernetesVersion: KubernetesVersion;
+
   private level: PodSecurityLevel;
 
   constructor(scope: Construct, id: string, props: PodSecurityNamespaceProps) {
     super(scope, id);
     Object.defineProperty(this, BRAND, { value: true });
+    const target = kubernetesTarget(this);
+    this.kubernetesVersion = target.version;
     reportProblems(this, isRecord(props) ? [
       ...checkOwnableNamespace('name', props.name),
       props.enforce !== undefined && !LEVELS.includes(props.enforce) ? problem('enforce', `one of ${LEVELS.join(', ')}`, props.enforce) : undefined,
@@ -121,10 +129,11 @@ export class PodSecurityNamespace extends Construct {
     this.namespace = new kplus.Namespace(this, 'Resource', {
       metadata: {
         name: this.name,
+        annotations: targetAnnotations(target),
         labels: {
           'app.kubernetes.io/managed-by': MANAGED_BY,
           'pod-security.kubernetes.io/enforce': this.level,
-          'pod-security.kubernetes.io/enforce-version': POD_SECURITY_VERSION,
+          'pod-security.kubernetes.io/enforce-version': `v${this.kubernetesVersion}`,
         },
       },
     });

@@ -16,7 +16,8 @@ export interface RestrictedNamespaceProps {
 
 /**
  * A Namespace whose pods the cluster holds to Pod Security "restricted"
- * (label `pod-security.kubernetes.io/enforce: restricted`, pinned to v1.28),
+ * (label `pod-security.kubernetes.io/enforce: restricted`, pinned to the
+ * Pod Security version of the app's Kubernetes target: v1.28 by default),
  * so it enforces what the node agents in it promise: the restricted
  * {@link PodSecurityNamespace}.
  *

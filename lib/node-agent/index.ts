@@ -10,5 +10,6 @@ export * from './pod-security';
 export * from './probes';
 export * from './props';
 export * from './rbac';
+export * from './target';
 export * from './update-strategy';
 export * from './volumes';

@@ -5,10 +5,12 @@ import { Construct } from 'constructs';
 import { checkObject, isBlocking } from '../checks/index';
 import { PodSecurityLevel } from '../checks/pod-security';
 import { RULES, WAIVER_PREFIX } from '../checks/rules';
+import { KubernetesVersion } from '../checks/versions';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
 import { checkApplySize } from '../k8s/apply';
 import { canonicalResourceQuantity } from '../k8s/quantity';
 import { defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { KubernetesTarget, kubernetesTarget, targetAnnotations } from '../kubernetes-target';
 import { watchNameClashes } from '../name-clashes';
 import { NodePolicy } from '../node-policy';
 import { reportProblems } from '../validate-props';
@@ -20,6 +22,7 @@ import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, CONFIG_CHECKSUM_AN
 import { createRbac } from './rbac';
 import { waiveDangerousGrants } from './rbac-reasons';
 import { dedupe, mergeAffinity } from './scheduling';
+import { RecursiveReadOnly, targetPropsProblems, withTargetForms, writesAppArmorField } from './target';
 import { AgentUpdateStrategy } from './update-strategy';
 import { AgentMount, AgentVolume, renderMount } from './volumes';
 
@@ -118,6 +121,12 @@ export class NodeAgent extends Construct {
   /** The Pod Security level the agent's namespace must enforce: the strictest that admits its rendered pod. */
   public readonly podSecurityLevel: PodSecurityLevel;
 
+  /** The Kubernetes version the agent is written for: the app's context `node-reporter:kubernetesVersion`, 1.28 when unset. */
+  public readonly kubernetesVersion: KubernetesVersion;
+
+  /** How read-only, non-propagating host-path mounts are made recursively read-only where the target has it (1.31+). */
+  public readonly recursiveReadOnly: RecursiveReadOnly;
+
   /** The volumes the pods declare (the `hostPaths` shorthand and the config included). */
   public readonly volumes: readonly AgentVolume[];
 
@@ -139,13 +148,16 @@ export class NodeAgent extends Construct {
   private readonly volumesByName: Map<string, AgentVolume>;
   private readonly podSecurityReason?: string;
   private readonly props: NodeAgentProps;
+  private readonly target: KubernetesTarget;
   private rules: string[] = [];
   private judged = false;
 
   constructor(scope: Construct, id: string, props: NodeAgentProps) {
     super(scope, id);
     const namespace = Chart.of(this).namespace;
-    reportProblems(this, propsProblems(props, namespace));
+    this.target = kubernetesTarget(this);
+    this.kubernetesVersion = this.target.version;
+    reportProblems(this, [...propsProblems(props, namespace), ...(isRecord(props) ? targetPropsProblems(props, this.kubernetesVersion) : [])]);
     Object.defineProperty(this, BRAND, { value: true });
 
     this.props = props;
@@ -164,6 +176,7 @@ export class NodeAgent extends Construct {
     this.changeCause = props.changeCause;
     this.priorityClassName = props.priorityClassName;
     this.podSecurityReason = props.podSecurity?.reason;
+    this.recursiveReadOnly = props.recursiveReadOnly ?? RecursiveReadOnly.IF_POSSIBLE;
     this.selectorLabels = { [SELECTOR_LABEL_KEY]: this.name };
     this.volumes = declaredVolumes(props);
     this.volumesByName = new Map(this.volumes.map((v) => [v.name, v]));
@@ -175,7 +188,7 @@ export class NodeAgent extends Construct {
     this.version = props.version ?? imageTag(props.containers[0].image);
     // The recommended labels on every object; the user's over them; the selector's over all.
     const labels = { ...recommendedLabels(this.name, this.version, props.component ?? 'node-agent', props.partOf ?? this.name), ...props.labels, ...this.selectorLabels };
-    const annotations: Record<string, string> = { ...props.annotations };
+    const annotations: Record<string, string> = { ...props.annotations, ...targetAnnotations(this.target) };
     if (this.changeCause !== undefined) {
       annotations[CHANGE_CAUSE_ANNOTATION] = this.changeCause;
     }
@@ -316,7 +329,7 @@ export class NodeAgent extends Construct {
         continue;
       }
       // An API token the agent was promised not to have is refused, though the checks only warn of it in any manifest.
-      for (const f of checkObject(json).filter((f) => isBlocking(f) || f.rule === RULES.projectedApiToken)) {
+      for (const f of checkObject(json, undefined, { kubernetesVersion: this.kubernetesVersion }).filter((f) => isBlocking(f) || f.rule === RULES.projectedApiToken)) {
         problems.push(`${propOf(f.path, json.kind)} is refused by the manifest checks: ${f.object} ${f.path}: ${f.message} [${f.rule.id}]${f.rule === RULES.projectedApiToken ? `: ${f.rule.fix}` : ''}`);
       }
       problems.push(...defined(checkApplySize(json.kind === 'ConfigMap' ? 'config.data' : json.kind === 'DaemonSet' ? 'annotations' : 'props', json)));
@@ -334,7 +347,13 @@ export class NodeAgent extends Construct {
    * per chart (Chart.toJson), so that this costs nothing but the manifest's
    * own rendering.
    */
-  private finish(manifest: Record<string, unknown>): Record<string, unknown> {
+  private finish(rendered: Record<string, unknown>): Record<string, unknown> {
+    const manifest = withTargetForms(rendered, {
+      version: this.kubernetesVersion,
+      appArmorProfile: (init, name) => this.own.find((c) => c.init === init && c.spec.name === name)?.spec.securityContext?.appArmorProfile,
+      hostPathVolumes: new Set(this.volumes.filter((v) => v.kind === 'hostPath').map((v) => v.name)),
+      recursiveReadOnly: this.recursiveReadOnly,
+    });
     if (!this.judged) {
       return manifest;
     }
@@ -371,7 +390,8 @@ export class NodeAgent extends Construct {
     // would then roll every pod for nothing.
     delete podLabels['cdk8s.io/metadata.addr'];
     const podAnnotations: Record<string, string> = { ...metadata.annotations };
-    for (const c of this.own) {
+    // From 1.30 the profile is the securityContext field (finish() writes it); the annotation is deprecated.
+    for (const c of writesAppArmorField(this.kubernetesVersion) ? [] : this.own) {
       if (c.spec.securityContext?.appArmorProfile !== undefined) {
         podAnnotations[APPARMOR_ANNOTATION_PREFIX + c.spec.name] = c.spec.securityContext.appArmorProfile;
       }

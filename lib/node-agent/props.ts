@@ -6,6 +6,7 @@
  */
 import * as kplus from 'cdk8s-plus-28';
 import { RULES, WAIVER_PREFIX } from '../checks/rules';
+import { KUBERNETES_VERSION_ANNOTATION } from '../checks/versions';
 import { waiverProblem } from '../checks/waivers';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
 import {
@@ -29,6 +30,7 @@ import { AgentContainer, ContainerDefaults, containerProblems, seccompProblems }
 import { AgentMetrics, metricsProblems } from './metrics';
 import { AgentPodSecurity } from './pod-security';
 import { AgentServiceAccount, serviceAccountProblems } from './rbac';
+import { NodeAgentTargetProps } from './target';
 import { AgentUpdateStrategy } from './update-strategy';
 import { AgentMount, AgentVolume, checkAbsolutePath, HostPathMount } from './volumes';
 
@@ -97,7 +99,7 @@ export interface PodAntiAffinityTerm {
 /**
  * Props for {@link NodeAgent}.
  */
-export interface NodeAgentProps {
+export interface NodeAgentProps extends NodeAgentTargetProps {
   /** Which nodes run the agent. */
   readonly policy: NodePolicy;
 
@@ -332,6 +334,7 @@ const PROP_KEYS = [
   'serviceAccount', 'serviceAccountName', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups', 'podSecurity',
   'priorityClassName', 'runtimeClassName', 'imagePullSecrets', 'shareProcessNamespace', 'dns', 'podAntiAffinity', 'metrics',
   'updateStrategy', 'labels', 'version', 'component', 'partOf', 'annotations', 'waivers', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
+  'recursiveReadOnly',
 ];
 
 /** @internal Every volume of the pods: `volumes`, the `hostPaths` shorthand, and the config's. */
@@ -431,7 +434,8 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
     problems.push(...checkAnnotations('annotations', props.annotations));
     for (const key of isRecord(props.annotations) ? Object.keys(props.annotations) : []) {
       const owned = key === CHANGE_CAUSE_ANNOTATION ? "use 'changeCause'" : key.startsWith(WAIVER_PREFIX) ? "use 'podSecurity' with a reason"
-        : key === CONFIG_CHECKSUM_ANNOTATION ? 'it is the config checksum' : key.startsWith(APPARMOR_ANNOTATION_PREFIX) ? "use the container's securityContext.appArmorProfile" : undefined;
+        : key === CONFIG_CHECKSUM_ANNOTATION ? 'it is the config checksum' : key.startsWith(APPARMOR_ANNOTATION_PREFIX) ? "use the container's securityContext.appArmorProfile"
+          : key === KUBERNETES_VERSION_ANNOTATION ? "it marks the app's Kubernetes target: set the context 'node-reporter:kubernetesVersion'" : undefined;
       if (owned) {
         problems.push(`'annotations' must not set ${JSON.stringify(key)}, which this construct owns (${owned})`);
       }
