@@ -110,10 +110,10 @@ afterAll(() => {
 });
 
 describe('the npm package', () => {
-  test('ships exactly what a user needs: built lib/, its schema, the API reference and rules, README, CHANGELOG, LICENSE', () => {
+  test('ships exactly what a user needs: built lib/, its schemas (one per Kubernetes version), the API reference and rules, README, CHANGELOG, LICENSE', () => {
     const sources = (fs.readdirSync(path.join(root, 'lib'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\\/g, '/').replace(/\.ts$/, ''));
     const docs = (fs.readdirSync(path.join(root, 'docs', 'api'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => `docs/api/${f}`);
-    const expected = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'docs/rules.md', 'build/lib/checks/schema-1.28.json', ...docs, ...sources.flatMap((f) => [`build/lib/${f}.js`, `build/lib/${f}.d.ts`])];
+    const expected = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'docs/rules.md', ...['1.28', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36'].map((v) => `build/lib/checks/schema-${v}.json`), ...docs, ...sources.flatMap((f) => [`build/lib/${f}.js`, `build/lib/${f}.d.ts`])];
     expect([...packed].sort()).toEqual(expected.sort());
     expect(packed).not.toContain('build/lib/removed-module.js');
     // No tests, e2e, examples, dist, the definitions the schema is generated from, or the developer guide.
