@@ -13,14 +13,16 @@ import { checkApiValidation } from './api-validation';
 import { checkCustomResource, checkCustomResourceDefinition, CrdIndex, crdIndex, groupOf, isCustomGroup } from './crds';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
 import { Finding, isObject, KubeObject, Problem, show } from './finding';
+import { JudgedVersion, judgedVersion } from './judged-version';
 import { checkMetadata } from './metadata';
-import { checkNamespaceLabels, namespacePolicies, NamespacePolicy } from './namespaces';
+import { checkNamespaceLabels, namespacePolicies, NamespacePolicy, podSecurityVersion } from './namespaces';
 import { normalize } from './normalize';
 import { checkPodSecurity, isAtLeastAsStrict, PodSecurityLevel } from './pod-security';
 import { PodTemplate, podTemplateOf } from './pod-templates';
 import { checkRbacPolicy } from './rbac-policy';
 import { Rule, RULES, Severity } from './rules';
 import { checkSchema, isBuiltInGroup } from './schema';
+import { KubernetesVersion, minorOf, validates } from './versions';
 import { waiversOf } from './waivers';
 import { checkWorkload } from './workload';
 import { Locator, parseYaml, YamlDocument } from './yaml';
@@ -75,6 +77,8 @@ export interface CheckReport {
   readonly files: number;
   /** How many Kubernetes objects they held (List items counted one by one), skipped kinds included. */
   readonly objects: number;
+  /** The Kubernetes version the input was judged by, and why that one. */
+  readonly kubernetesVersion: JudgedVersion;
 }
 
 /** One object of the input, with where it came from. */
@@ -111,8 +115,8 @@ const POD_SPEC_RULES: ReadonlySet<Rule> = new Set<Rule>([
  * and annotations are): what would refuse a Pod warns there, since every pod
  * the controller creates will be refused.
  */
-function asStatefulSetTemplate(obj: KubeObject, problems: Problem[]): Problem[] {
-  if (obj.kind !== 'StatefulSet') return problems;
+function asStatefulSetTemplate(obj: KubeObject, version: KubernetesVersion, problems: Problem[]): Problem[] {
+  if (obj.kind !== 'StatefulSet' || validates(version, 'StatefulSetPodTemplate')) return problems;
   return problems.map((p) => {
     const inSpec = p.path === 'spec.template.spec' || p.path.startsWith('spec.template.spec.') || p.path.startsWith('spec.template.spec[');
     const notValidated = POD_SPEC_RULES.has(p.rule) || (p.rule === RULES.schema && p.message.startsWith('must have required field'));
@@ -128,13 +132,13 @@ function asStatefulSetTemplate(obj: KubeObject, problems: Problem[]): Problem[] 
  * Security findings go between, so that a report reads from the object's
  * shape to its details).
  */
-function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdIndex): { shape: Problem[]; rest: Problem[]; served: boolean } {
+function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdIndex, version: KubernetesVersion): { shape: Problem[]; rest: Problem[]; served: boolean } {
   const group = groupOf(obj.apiVersion);
-  if (typeof obj.kind === 'string' && obj.kind !== '' && isCustomGroup(group) && !isBuiltInGroup(group)) {
+  if (typeof obj.kind === 'string' && obj.kind !== '' && isCustomGroup(group) && !isBuiltInGroup(group, version)) {
     return { ...customResourceProblems(obj, crds), served: false };
   }
-  const schema = checkSchema(obj);
-  const shape = asStatefulSetTemplate(obj, [...schema, ...checkMetadata(obj), ...checkNamespaceLabels(obj)]);
+  const schema = checkSchema(obj, version);
+  const shape = asStatefulSetTemplate(obj, version, [...schema, ...checkMetadata(obj), ...checkNamespaceLabels(obj)]);
   // The API server validates only kinds it serves; the workload rules need a served kind too.
   if (schema.some((p) => p.rule === RULES.removedApi || p.rule === RULES.unknownKind)) {
     return { shape, rest: [], served: false };
@@ -143,9 +147,9 @@ function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdInde
   const withoutSchemaDuplicates = (list: Problem[]) => list.filter((p) => !schema.some((s) => s.path === p.path));
   return {
     shape,
-    rest: asStatefulSetTemplate(obj, [
+    rest: asStatefulSetTemplate(obj, version, [
       ...checkWorkload(obj, pod),
-      ...withoutSchemaDuplicates(checkApiValidation(obj, pod)),
+      ...withoutSchemaDuplicates(checkApiValidation(obj, pod, version)),
       ...checkDaemonSetRules(obj, pod),
       ...checkCustomResourceDefinition(obj),
       ...checkRbacPolicy(obj),
@@ -196,24 +200,26 @@ interface PodSecurityProblem extends Problem {
  * the input holds the Namespace (and, as warnings, at its warn level), else
  * at the level for namespaces not in the input.
  */
-function podSecurityOf(obj: KubeObject, pod: PodTemplate | undefined, policies: Map<string, NamespacePolicy>, fallback: PodSecurityLevel): PodSecurityProblem[] {
+function podSecurityOf(obj: KubeObject, pod: PodTemplate | undefined, policies: Map<string, NamespacePolicy>, fallback: PodSecurityLevel, version: KubernetesVersion): PodSecurityProblem[] {
   if (!pod) return [];
   const ns = obj.metadata?.namespace;
   const policy = typeof ns === 'string' ? policies.get(ns) : undefined;
-  if (!policy) return checkPodSecurity(pod, fallback);
-  const enforced = checkPodSecurity(pod, policy.enforce).map((p) => ({ ...p, enforcedBy: policy }));
+  if (!policy) return checkPodSecurity(pod, fallback, minorOf(version));
+  const enforced = checkPodSecurity(pod, policy.enforce, podSecurityVersion(policy.enforceVersion, version)).map((p) => ({ ...p, enforcedBy: policy }));
   const warn = policy.warn;
   if (warn === undefined || warn === policy.enforce || !isAtLeastAsStrict(warn, policy.enforce)) return enforced;
-  const warned = checkPodSecurity(pod, warn).filter((p) => !enforced.some((e) => e.path === p.path && e.rule === p.rule))
+  const warned = checkPodSecurity(pod, warn, podSecurityVersion(policy.warnVersion, version)).filter((p) => !enforced.some((e) => e.path === p.path && e.rule === p.rule))
     .map((p) => ({ ...p, severity: Severity.WARNING, message: `${p.message} (namespace ${show(policy.name)} warns at "${warn}")` }));
   return [...enforced, ...warned];
 }
 
-/** Judges the entries together: each one, and the rules across them. */
-function judge(entries: readonly Entry[], options: CheckOptions): Finding[] {
+/** Judges the entries together: each one, and the rules across them, at the version chosen or named by the input. */
+function judge(entries: readonly Entry[], options: CheckOptions): { findings: Finding[]; judged: JudgedVersion } {
+  const { judged, problems: versionProblems } = judgedVersion(entries.map((e) => e.object), options.kubernetesVersion);
+  const version: KubernetesVersion = judged.version;
   const clientSide = (options.apply ?? 'client-side') === 'client-side';
   const fallback = (options.podSecurity ?? PodSecurityLevel.RESTRICTED) as PodSecurityLevel;
-  const normalized = entries.map((e) => (isObject(e.object) ? normalize(e.object) : undefined));
+  const normalized = entries.map((e) => (isObject(e.object) ? normalize(e.object, version) : undefined));
   const objects = normalized.map((n) => n?.object).filter(isObject);
   const across = checkPdbsAgainstDaemonSets(objects);
   const policies = namespacePolicies(objects);
@@ -232,12 +238,12 @@ function judge(entries: readonly Entry[], options: CheckOptions): Finding[] {
       return;
     }
     const { waivers, problems: waiverProblems } = waiversOf(n.object);
-    findings.push(...waiverProblems.map((p) => finding(p)));
+    findings.push(...[...(versionProblems.get(i) ?? []), ...waiverProblems].map((p) => finding(p)));
     const pod = podTemplateOf(n.object);
     const applied = clientSide ? checkLastApplied(entry.object) : [];
-    const { shape, rest, served } = problemsOf(n.object, pod, crds);
+    const { shape, rest, served } = problemsOf(n.object, pod, crds, version);
     for (const p of [...n.problems, ...shape]) findings.push(finding(p, waivers.get(p.rule.id)));
-    for (const p of podSecurityOf(n.object, served ? pod : undefined, policies, fallback)) {
+    for (const p of podSecurityOf(n.object, served ? pod : undefined, policies, fallback, version)) {
       const waiver = waivers.get(p.rule.id);
       if (p.enforcedBy) {
         // The server refuses the pod whatever the annotation says.
@@ -249,7 +255,7 @@ function judge(entries: readonly Entry[], options: CheckOptions): Finding[] {
     }
     for (const p of [...rest, ...applied, ...(across.get(n.object) ?? [])]) findings.push(finding(p, waivers.get(p.rule.id)));
   });
-  return findings;
+  return { findings, judged };
 }
 
 /**
@@ -373,8 +379,9 @@ function run(inputs: ReadonlyArray<{ readonly file?: string; readonly text: stri
     const [file, kind] = key.split('\u0000');
     notes.push({ ...(file !== '' ? { file } : {}), message: `not checked: ${count} object(s) of kind ${kind}, skipped on request` });
   }
-  findings.push(...judge(entries, options));
-  return { findings, notes, files: inputs.length, objects };
+  const judged = judge(entries, options);
+  findings.push(...judged.findings);
+  return { findings, notes, files: inputs.length, objects, kubernetesVersion: judged.judged };
 }
 
 /** Every finding for some YAML texts (a file's or stdin's), judged together. */
@@ -397,6 +404,11 @@ export function checkSynthesized(files: readonly string[], options: CheckOptions
   return run(files.map((file) => ({ file, text: fs.readFileSync(file, 'utf-8') })), options, true).findings;
 }
 
+/** @internal The report of the files `cdk8s synth` wrote (the validation plugin's input), a Helm chart's templates included. */
+export function checkSynthesizedReport(files: readonly string[], options: CheckOptions = {}): CheckReport {
+  return run(files.map((file) => ({ file, text: fs.readFileSync(file, 'utf-8') })), options, true);
+}
+
 /** Every finding for one parsed object (rules across objects need {@link checkObjects}). */
 export function checkObject(obj: KubeObject, file?: string, options: CheckOptions = {}): Finding[] {
   return checkObjects([obj], [file], options);
@@ -404,6 +416,6 @@ export function checkObject(obj: KubeObject, file?: string, options: CheckOption
 
 /** Every finding for a set of objects, including the rules across objects (a PodDisruptionBudget that selects a DaemonSet's pods). */
 export function checkObjects(objects: readonly KubeObject[], files: readonly (string | undefined)[] = [], options: CheckOptions = {}): Finding[] {
-  return judge(objects.map((object, i) => ({ object, file: files[i], at: '' })), options);
+  return judge(objects.map((object, i) => ({ object, file: files[i], at: '' })), options).findings;
 }
 

@@ -9,6 +9,7 @@
 import { isObject, join, KubeObject, Problem, show } from './finding';
 import { PodSecurityLevel } from './pod-security';
 import { RULES } from './rules';
+import { KubernetesVersion, minorOf } from './versions';
 
 const LABEL_PREFIX = 'pod-security.kubernetes.io/';
 const MODES = ['enforce', 'audit', 'warn'] as const;
@@ -23,8 +24,22 @@ export interface NamespacePolicy {
   readonly enforce: PodSecurityLevel;
   /** The level workloads are warned at, when the namespace sets one. */
   readonly warn?: PodSecurityLevel;
-  /** The enforced policy version as labelled (`latest`, `v1.28`); the checks judge by the v1.28 controls. */
+  /** The enforced policy version as labelled (`latest`, `v1.28`). */
   readonly enforceVersion?: string;
+  /** The warned policy version as labelled. */
+  readonly warnVersion?: string;
+}
+
+/**
+ * The minor of the Pod Security controls a namespace's `-version` label
+ * selects on a server of `target`: `latest` (or no label) is the target's
+ * own, `v1.N` the controls of 1.N, and a version newer than the server's is
+ * the server's latest (pod-security-admission api.ParseVersion and
+ * policy.Evaluator: the checks of the newest MinimumVersion at most N).
+ */
+export function podSecurityVersion(label: string | undefined, target: KubernetesVersion): number {
+  const match = typeof label === 'string' ? /^v1\.(0|[1-9]\d*)$/.exec(label) : null;
+  return match ? Math.min(Number(match[1]), minorOf(target)) : minorOf(target);
 }
 
 /** The Pod Security policy of every Namespace among the objects, by name. */
@@ -34,12 +49,13 @@ export function namespacePolicies(objects: readonly KubeObject[]): Map<string, N
     if (o.kind !== 'Namespace' || o.apiVersion !== 'v1' || typeof o.metadata?.name !== 'string') continue;
     const labels: Record<string, unknown> = isObject(o.metadata.labels) ? o.metadata.labels : {};
     const level = (mode: string) => (LEVELS.includes(labels[`${LABEL_PREFIX}${mode}`] as string) ? labels[`${LABEL_PREFIX}${mode}`] as PodSecurityLevel : undefined);
-    const version = labels[`${LABEL_PREFIX}enforce-version`];
+    const version = (mode: string) => (typeof labels[`${LABEL_PREFIX}${mode}-version`] === 'string' ? labels[`${LABEL_PREFIX}${mode}-version`] as string : undefined);
     policies.set(o.metadata.name, {
       name: o.metadata.name,
       enforce: level('enforce') ?? PodSecurityLevel.PRIVILEGED,
       warn: level('warn'),
-      enforceVersion: typeof version === 'string' ? version : undefined,
+      enforceVersion: version('enforce'),
+      warnVersion: version('warn'),
     });
   }
   return policies;

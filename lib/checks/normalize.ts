@@ -1,42 +1,52 @@
 /**
  * An object as the API server sees it before it validates: explicit nulls are
  * unset (the decoder leaves the field at its zero value), and the fields whose
- * feature gate is off by default in 1.28 are dropped (and so never judged, by
+ * feature gate is off by default in the version judged by are dropped (and so never judged, by
  * validation or by Pod Security admission). A copy: the caller's object is
  * never changed.
  */
 import { isObject, join, KubeObject, Problem } from './finding';
 import { podTemplateOf } from './pod-templates';
 import { RULES } from './rules';
+import { atLeast, DEFAULT_KUBERNETES_VERSION, featureEnabled, FeatureGate, KubernetesVersion } from './versions';
 
 /** How deep the checks read a document; far deeper than any manifest, far below what overflows the stack. */
 export const MAX_DEPTH = 200;
 
-/** A field the 1.28 API server drops while its feature gate is off (the default). */
+/** A field the API server drops while its feature gate is off (the default). */
 interface GatedField {
-  /** The field, relative to the pod spec (`hostUsers`) or to each container (`securityContext.procMount`). */
+  /** The field, relative to the pod spec (`hostUsers`), to each container (`securityContext.procMount`) or to the Job spec. */
   readonly path: readonly string[];
   /** Where it sits. */
-  readonly in: 'pod' | 'container';
-  /** The feature gate and its stage in 1.28. */
-  readonly gate: string;
+  readonly in: 'pod' | 'container' | 'job';
+  /** Its feature gate (FEATURE_GATES: on by default from a release). */
+  readonly gate: FeatureGate;
+  /** The release whose API first has the field (before it, the field is unknown to the schema). */
+  readonly since: string;
+  /** The release from which the gate is beta (still off by default), when that is before it is on. */
+  readonly betaFrom?: string;
 }
 
-/** pkg/api/pod: dropDisabledFields (release-1.28). */
-const GATED_POD_FIELDS: readonly GatedField[] = [
-  { in: 'container', path: ['securityContext', 'procMount'], gate: 'ProcMountType (alpha)' },
-  { in: 'container', path: ['resizePolicy'], gate: 'InPlacePodVerticalScaling (alpha)' },
-  { in: 'container', path: ['resources', 'claims'], gate: 'DynamicResourceAllocation (alpha)' },
-  { in: 'pod', path: ['hostUsers'], gate: 'UserNamespacesSupport (alpha)' },
-  { in: 'pod', path: ['resourceClaims'], gate: 'DynamicResourceAllocation (alpha)' },
+/** pkg/api/pod and pkg/registry/batch/job: dropDisabledFields, release by release. */
+const GATED_FIELDS: readonly GatedField[] = [
+  { in: 'container', path: ['securityContext', 'procMount'], gate: 'ProcMountType', since: '1.12', betaFrom: '1.31' },
+  { in: 'container', path: ['resizePolicy'], gate: 'InPlacePodVerticalScaling', since: '1.27' },
+  { in: 'container', path: ['resources', 'claims'], gate: 'DynamicResourceAllocation', since: '1.26', betaFrom: '1.32' },
+  { in: 'pod', path: ['hostUsers'], gate: 'UserNamespacesSupport', since: '1.25', betaFrom: '1.30' },
+  { in: 'pod', path: ['resourceClaims'], gate: 'DynamicResourceAllocation', since: '1.26', betaFrom: '1.32' },
+  { in: 'pod', path: ['resources'], gate: 'PodLevelResources', since: '1.32' },
+  { in: 'pod', path: ['securityContext', 'supplementalGroupsPolicy'], gate: 'SupplementalGroupsPolicy', since: '1.31' },
+  { in: 'pod', path: ['securityContext', 'seLinuxChangePolicy'], gate: 'SELinuxChangePolicy', since: '1.32' },
+  { in: 'job', path: ['backoffLimitPerIndex'], gate: 'JobBackoffLimitPerIndex', since: '1.28' },
+  { in: 'job', path: ['maxFailedIndexes'], gate: 'JobBackoffLimitPerIndex', since: '1.28' },
+  { in: 'job', path: ['podReplacementPolicy'], gate: 'JobPodReplacementPolicy', since: '1.28' },
+  { in: 'job', path: ['managedBy'], gate: 'JobManagedBy', since: '1.30' },
 ];
 
-/** pkg/registry/batch/job: dropDisabledFields (release-1.28), relative to the Job spec. */
-const GATED_JOB_FIELDS: ReadonlyArray<{ readonly field: string; readonly gate: string }> = [
-  { field: 'backoffLimitPerIndex', gate: 'JobBackoffLimitPerIndex (alpha)' },
-  { field: 'maxFailedIndexes', gate: 'JobBackoffLimitPerIndex (alpha)' },
-  { field: 'podReplacementPolicy', gate: 'JobPodReplacementPolicy (alpha)' },
-];
+/** The gated fields a version drops: those its API has, behind a gate still off. */
+function droppedAt(version: KubernetesVersion): GatedField[] {
+  return GATED_FIELDS.filter((f) => atLeast(version, f.since) && !featureEnabled(version, f.gate));
+}
 
 /** The nesting depth of a value, counted without recursion (a hostile document cannot overflow the stack). */
 export function depthOf(value: unknown): number {
@@ -88,25 +98,26 @@ function drop(from: KubeObject, path: readonly string[]): boolean {
   return true;
 }
 
-/** The object as the API server validates it, and a warning for each field it drops. */
-export function normalize(obj: KubeObject): { object: KubeObject; problems: Problem[] } {
+/** The object as the API server of `version` validates it, and a warning for each field it drops. */
+export function normalize(obj: KubeObject, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): { object: KubeObject; problems: Problem[] } {
   const object = withoutNulls(obj) as KubeObject;
   const problems: Problem[] = [];
-  const dropped = (path: string, gate: string) => problems.push({
+  const gated = droppedAt(version);
+  const dropped = (path: string, field: GatedField) => problems.push({
     rule: RULES.droppedField, path,
-    message: `the 1.28 API server drops this field: its feature gate ${gate} is off by default, so it is neither validated nor applied`,
+    message: `the ${version} API server drops this field: its feature gate ${field.gate} (${field.betaFrom !== undefined && atLeast(version, field.betaFrom) ? 'beta, off by default' : 'alpha'}) is off by default, so it is neither validated nor applied`,
   });
   const pod = podTemplateOf(object);
   if (pod) {
-    for (const field of GATED_POD_FIELDS.filter((f) => f.in === 'pod')) {
-      if (drop(pod.spec, field.path)) dropped(join(pod.specPath, ...field.path), field.gate);
+    for (const field of gated.filter((f) => f.in === 'pod')) {
+      if (drop(pod.spec, field.path)) dropped(join(pod.specPath, ...field.path), field);
     }
     for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
       const containers: unknown[] = Array.isArray(pod.spec[list]) ? pod.spec[list] : [];
       containers.forEach((c, i) => {
         if (!isObject(c)) return;
-        for (const field of GATED_POD_FIELDS.filter((f) => f.in === 'container')) {
-          if (drop(c, field.path)) dropped(join(pod.specPath, list, i, ...field.path), field.gate);
+        for (const field of gated.filter((f) => f.in === 'container')) {
+          if (drop(c, field.path)) dropped(join(pod.specPath, list, i, ...field.path), field);
         }
       });
     }
@@ -114,8 +125,8 @@ export function normalize(obj: KubeObject): { object: KubeObject; problems: Prob
   const jobSpecPath = object.kind === 'Job' ? ['spec'] : object.kind === 'CronJob' ? ['spec', 'jobTemplate', 'spec'] : undefined;
   const jobSpec = jobSpecPath?.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), object);
   if (jobSpecPath && isObject(jobSpec)) {
-    for (const { field, gate } of GATED_JOB_FIELDS) {
-      if (drop(jobSpec, [field])) dropped(join('', ...jobSpecPath, field), gate);
+    for (const field of gated.filter((f) => f.in === 'job')) {
+      if (drop(jobSpec, field.path)) dropped(join('', ...jobSpecPath, ...field.path), field);
     }
   }
   return { object, problems };

@@ -1,8 +1,12 @@
 /**
- * Pod Security Standards, as pod-security-admission enforces them for
- * Kubernetes v1.28 (k8s.io/pod-security-admission/policy, release-1.28:
- * one `check_<id>.go` per control;
- * https://kubernetes.io/docs/concepts/security/pod-security-standards/).
+ * Pod Security Standards, as pod-security-admission enforces them at each
+ * policy version (k8s.io/pod-security-admission/policy: one `check_<id>.go`
+ * per control, each with the versions whose rules changed;
+ * https://kubernetes.io/docs/concepts/security/pod-security-standards/). The
+ * policy version is the namespace's `-version` label (`latest`: the
+ * server's); the controls that changed after v1.28 are the baseline sysctls
+ * (v1.29, v1.32), the appArmorProfile fields (checked by every version on a
+ * server that has them) and the probe and lifecycle hosts (v1.34).
  *
  * Each control below is one PSA check with its level. A pod is judged at a
  * level as PSA judges it: "baseline" runs the baseline checks; "restricted"
@@ -15,6 +19,7 @@
 import { join, KubeObject, Problem, show } from './finding';
 import { ContainerAt, containersOf, PodTemplate } from './pod-templates';
 import { RULES } from './rules';
+import { DEFAULT_KUBERNETES_VERSION, minorOf } from './versions';
 
 /** The Pod Security Standards levels, from most to least strict. */
 export enum PodSecurityLevel {
@@ -48,7 +53,7 @@ const ALLOWED_VOLUME_TYPES = new Set(['configMap', 'csi', 'downwardAPI', 'emptyD
 /** SELinux types a baseline pod may request (v1.28). */
 const ALLOWED_SELINUX_TYPES = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t']);
 
-/** Sysctls a baseline pod may set (v1.28; ip_local_reserved_ports since v1.27). */
+/** Sysctls a baseline pod may set at v1.28 (ip_local_reserved_ports since v1.27). */
 const SAFE_SYSCTLS = new Set([
   'kernel.shm_rmid_forced',
   'net.ipv4.ip_local_port_range',
@@ -58,10 +63,21 @@ const SAFE_SYSCTLS = new Set([
   'net.ipv4.ping_group_range',
 ]);
 
+/** Sysctls added to the safe set, by the policy version that allows them (check_sysctls.go: sysctlsV1Dot29, sysctlsV1Dot32). */
+const SAFE_SYSCTLS_SINCE: ReadonlyArray<readonly [number, readonly string[]]> = [
+  [29, ['net.ipv4.tcp_keepalive_time', 'net.ipv4.tcp_fin_timeout', 'net.ipv4.tcp_keepalive_intvl', 'net.ipv4.tcp_keepalive_probes']],
+  [32, ['net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem']],
+];
+
+/** The safe sysctls of a policy version. */
+export function safeSysctls(policyMinor: number): ReadonlySet<string> {
+  return new Set([...SAFE_SYSCTLS, ...SAFE_SYSCTLS_SINCE.filter(([since]) => policyMinor >= since).flatMap(([, names]) => names)]);
+}
+
 const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 const SECCOMP_ALLOWED = new Set(['RuntimeDefault', 'Localhost']);
 
-type Control = (pod: PodTemplate, containers: ContainerAt[]) => Problem[];
+type Control = (pod: PodTemplate, containers: ContainerAt[], policyMinor: number) => Problem[];
 
 function podSecurityContext(pod: PodTemplate): KubeObject {
   return pod.spec.securityContext ?? {};
@@ -192,11 +208,40 @@ const hostPorts: Control = (_, containers) => {
   return problems;
 };
 
-const appArmor: Control = (pod) => {
+const appArmor: Control = (pod, containers) => {
   const annotations: KubeObject = pod.metadata.annotations ?? {};
-  return Object.entries(annotations)
+  const fromAnnotations = Object.entries(annotations)
     .filter(([key, value]) => key.startsWith(APPARMOR_ANNOTATION_PREFIX) && value !== 'runtime/default' && !String(value).startsWith('localhost/'))
     .map(([key, value]) => ({ rule: RULES.appArmor, path: join(pod.metadataPath, 'annotations', key), message: `AppArmor profile ${show(value)} is not runtime/default or localhost/*` }));
+  // The appArmorProfile fields (1.30+), checked at every policy version: only RuntimeDefault and Localhost.
+  const unconfined = (sc: KubeObject | undefined) => sc?.appArmorProfile?.type === 'Unconfined';
+  const fromFields = [
+    ...(unconfined(podSecurityContext(pod)) ? [{ rule: RULES.appArmor, path: join(pod.specPath, 'securityContext', 'appArmorProfile', 'type'), message: 'the pod must not set AppArmor profile type to "Unconfined"' }] : []),
+    ...containers.filter((c) => unconfined(containerSecurityContext(c)))
+      .map((c) => ({ rule: RULES.appArmor, path: join(c.path, 'securityContext', 'appArmorProfile', 'type'), message: `${named(c)} must not set AppArmor profile type to "Unconfined"` })),
+  ];
+  return [...fromAnnotations, ...fromFields];
+};
+
+/** check_hostProbesAndHostLifecycle.go (v1.34+): probes and lifecycle handlers may not name a host. */
+const probeHosts: Control = (_, containers, policyMinor) => {
+  if (policyMinor < 34) return [];
+  const problems: Problem[] = [];
+  for (const c of containers) {
+    const handlers: Array<[string[], unknown]> = [
+      ...['livenessProbe', 'readinessProbe', 'startupProbe'].map((p): [string[], unknown] => [[p], c.container[p]]),
+      ...['postStart', 'preStop'].map((h): [string[], unknown] => [['lifecycle', h], c.container.lifecycle?.[h]]),
+    ];
+    for (const [at, handler] of handlers) {
+      for (const kind of ['httpGet', 'tcpSocket']) {
+        const host = (handler as KubeObject | undefined)?.[kind]?.host;
+        if (typeof host === 'string' && host !== '') {
+          problems.push({ rule: RULES.probeHost, path: join(c.path, ...at, kind, 'host'), message: `${named(c)} uses probe or lifecycle host ${show(host)}` });
+        }
+      }
+    }
+  }
+  return problems;
 };
 
 function seLinuxProblems(options: KubeObject | undefined, path: string, who: string): Problem[] {
@@ -224,12 +269,13 @@ const procMount: Control = (_, containers) => containers
   .filter((c) => containerSecurityContext(c).procMount !== undefined && containerSecurityContext(c).procMount !== 'Default')
   .map((c) => ({ rule: RULES.procMount, path: join(c.path, 'securityContext', 'procMount'), message: `${named(c)} sets procMount ${show(containerSecurityContext(c).procMount)}` }));
 
-const sysctls: Control = (pod) => {
+const sysctls: Control = (pod, _, policyMinor) => {
   const list: unknown[] = Array.isArray(podSecurityContext(pod).sysctls) ? podSecurityContext(pod).sysctls : [];
+  const safe = safeSysctls(policyMinor);
   const problems: Problem[] = [];
   list.forEach((sysctl, i) => {
     const name = (sysctl as KubeObject | null)?.name;
-    if (!SAFE_SYSCTLS.has(name)) {
+    if (!safe.has(name)) {
       problems.push({ rule: RULES.sysctls, path: join(pod.specPath, 'securityContext', 'sysctls', i, 'name'), message: `sysctl ${show(name)} is not in the safe set` });
     }
   });
@@ -301,7 +347,7 @@ interface Check {
   readonly overrides?: Control;
 }
 
-/** The v1.28 checks, in pod-security-admission's order of IDs. */
+/** The checks, in pod-security-admission's order of IDs (each judges by the policy version it is given). */
 const CHECKS: Check[] = [
   { level: PodSecurityLevel.BASELINE, run: hostNamespaces },
   { level: PodSecurityLevel.BASELINE, run: hostProcess },
@@ -314,6 +360,7 @@ const CHECKS: Check[] = [
   { level: PodSecurityLevel.BASELINE, run: procMount },
   { level: PodSecurityLevel.BASELINE, run: seccompBaseline },
   { level: PodSecurityLevel.BASELINE, run: sysctls },
+  { level: PodSecurityLevel.BASELINE, run: probeHosts },
   { level: PodSecurityLevel.RESTRICTED, run: capabilities, overrides: capabilitiesBaseline },
   { level: PodSecurityLevel.RESTRICTED, run: volumeTypes, overrides: hostPathVolumes },
   { level: PodSecurityLevel.RESTRICTED, run: runAsNonRoot },
@@ -323,18 +370,19 @@ const CHECKS: Check[] = [
 ];
 
 /**
- * Every Pod Security problem of one pod template at a level (v1.28), as
- * pod-security-admission would refuse the pod: nothing at "privileged",
- * the baseline controls at "baseline", every control at "restricted".
+ * Every Pod Security problem of one pod template at a level and policy
+ * version (the minor: 28 for v1.28), as pod-security-admission would refuse
+ * the pod: nothing at "privileged", the baseline controls at "baseline",
+ * every control at "restricted".
  */
-export function checkPodSecurity(pod: PodTemplate, level: PodSecurityLevel = PodSecurityLevel.RESTRICTED): Problem[] {
+export function checkPodSecurity(pod: PodTemplate, level: PodSecurityLevel = PodSecurityLevel.RESTRICTED, policyMinor: number = minorOf(DEFAULT_KUBERNETES_VERSION)): Problem[] {
   if (level === PodSecurityLevel.PRIVILEGED) {
     return [];
   }
   const checks = CHECKS.filter((c) => level === PodSecurityLevel.RESTRICTED || c.level === PodSecurityLevel.BASELINE);
   const overridden = new Set(checks.map((c) => c.overrides).filter((c) => c !== undefined));
   const containers = containersOf(pod);
-  return checks.filter((c) => !overridden.has(c.run)).flatMap((c) => c.run(pod, containers));
+  return checks.filter((c) => !overridden.has(c.run)).flatMap((c) => c.run(pod, containers, policyMinor));
 }
 
 /** What a pod needs of its namespace's Pod Security level. */

@@ -20,6 +20,8 @@ export interface SarifOptions {
   readonly baseDirectory?: string;
   /** What the run set aside, as notifications. */
   readonly notes?: readonly Note[];
+  /** The Kubernetes version judged by and where it came from, for the run's `properties`. */
+  readonly kubernetesVersion?: { readonly version: string; readonly source: string };
 }
 
 /** A file as a SARIF URI: relative to the base folder, with forward slashes, percent-encoded. */
@@ -50,6 +52,7 @@ export function toSarif(findings: readonly Finding[], options: SarifOptions = {}
           rules: used.map((r) => ({ id: r.id, shortDescription: { text: r.citation }, help: { text: r.fix }, defaultConfiguration: { level: r.severity === Severity.ERROR ? 'error' : 'warning' } })),
         },
       },
+      ...(options.kubernetesVersion !== undefined ? { properties: { kubernetesVersion: options.kubernetesVersion.version, kubernetesVersionSource: options.kubernetesVersion.source } } : {}),
       invocations: [{
         executionSuccessful: true,
         toolExecutionNotifications: (options.notes ?? []).map((n) => ({

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CheckOptions } from './check';
 import { Finding } from './finding';
+import { KUBERNETES_VERSIONS, parseKubernetesVersion } from './versions';
 
 /**
  * The file cdk8s writes beside the manifests, only so that the validation
@@ -56,6 +57,11 @@ export interface NodeAgentChecksProps {
    * @default 'client-side'
    */
   readonly apply?: 'client-side' | 'server-side';
+  /**
+   * The Kubernetes version to judge by: 1.28 or 1.31 to 1.36.
+   * @default the app's target: the version its manifests name in their `node-reporter.dev/kubernetes-version` annotation (the construct context `node-reporter:kubernetesVersion`), else 1.28
+   */
+  readonly kubernetesVersion?: string;
 }
 
 const LEVELS = ['restricted', 'baseline', 'privileged'];
@@ -69,6 +75,8 @@ function checkProps(props: NodeAgentChecksProps): void {
   if (props.podSecurity !== undefined && !LEVELS.includes(props.podSecurity)) fail('podSecurity', 'restricted, baseline or privileged', props.podSecurity);
   if (props.skipKinds !== undefined && (!Array.isArray(props.skipKinds) || props.skipKinds.some((k) => typeof k !== 'string'))) fail('skipKinds', 'a list of kinds (Kind or apiVersion/Kind)', props.skipKinds);
   if (props.apply !== undefined && !['client-side', 'server-side'].includes(props.apply)) fail('apply', 'client-side or server-side', props.apply);
+  const version = props.kubernetesVersion === undefined ? undefined : parseKubernetesVersion(props.kubernetesVersion);
+  if (version !== undefined && 'error' in version) fail('kubernetesVersion', `a supported Kubernetes version (${KUBERNETES_VERSIONS.join(', ')})`, props.kubernetesVersion);
 }
 
 /**
@@ -85,7 +93,7 @@ export class NodeAgentChecks {
   constructor(props: NodeAgentChecksProps = {}) {
     checkProps(props ?? {});
     this.warningsAsErrors = props?.warningsAsErrors ?? false;
-    this.options = { podSecurity: props?.podSecurity, skipKinds: props?.skipKinds, apply: props?.apply };
+    this.options = { podSecurity: props?.podSecurity, skipKinds: props?.skipKinds, apply: props?.apply, kubernetesVersion: props?.kubernetesVersion === undefined ? undefined : String(props.kubernetesVersion) };
   }
 
   /**
@@ -106,10 +114,13 @@ export class NodeAgentChecks {
   private check(context: ValidationContextLike): void {
     // Loaded here, not at the top, so that cdk8s can construct the plugin cheaply.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { checkSynthesized } = require('./check') as typeof import('./check');
+    const { checkSynthesizedReport } = require('./check') as typeof import('./check');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { describeVersionSource } = require('./judged-version') as typeof import('./judged-version');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { isBlocking } = require('./report') as typeof import('./report');
-    const findings = checkSynthesized(context.manifests, this.options);
+    const report = checkSynthesizedReport(context.manifests, this.options);
+    const findings = report.findings;
     const byRule = new Map<string, Finding[]>();
     for (const f of findings) {
       const status = f.waived !== undefined ? 'waived' : f.severity;
@@ -132,6 +143,7 @@ export class NodeAgentChecks {
       errors: count(isBlocking),
       warnings: count((f) => !isBlocking(f) && f.waived === undefined),
       waived: count((f) => f.waived !== undefined),
+      kubernetesVersion: `${report.kubernetesVersion.version} (${describeVersionSource(report.kubernetesVersion.source, 'the kubernetesVersion property')})`,
     });
   }
 }

@@ -78,26 +78,55 @@ export function atLeast(version: KubernetesVersion, since: string): boolean {
 /**
  * Feature gates whose default changed between the supported versions: the
  * minor from which each is on by default (beta or GA) in kube-apiserver and
- * the kubelet. A field behind a gate that is off is dropped by the server
+ * the kubelet, or `off` when it is alpha (or an off-by-default beta) in
+ * every supported version. Each entry is the gate's versioned spec in
+ * pkg/features/kube_features.go of the releases (the first release with
+ * `Default: true`); the v1.32.13 and v1.35.6 servers confirm the ones they
+ * can tell apart. A field behind a gate that is off is dropped by the server
  * (dropDisabledFields) before validation; a rule that changed with a gate
- * asks {@link featureEnabled}. Each entry cites the feature's KEP stage table
- * (pkg/features/kube_features.go of the release).
+ * asks {@link featureEnabled}.
  */
 export const FEATURE_GATES = {
-  /** securityContext.appArmorProfile (the field; the annotation is deprecated from 1.30). */
+  /** Init containers with restartPolicy Always, sidecars (alpha 1.28, beta 1.29, GA 1.33). */
+  SidecarContainers: '1.29',
+  /** Job spec.backoffLimitPerIndex and maxFailedIndexes (alpha 1.28, beta 1.29, GA 1.33). */
+  JobBackoffLimitPerIndex: '1.29',
+  /** Job spec.podReplacementPolicy (alpha 1.28, beta 1.29, GA 1.34). */
+  JobPodReplacementPolicy: '1.29',
+  /** securityContext.appArmorProfile (the field; the annotation is deprecated from 1.30) (beta 1.30, GA 1.31). */
   AppArmorFields: '1.30',
+  /** lifecycle.preStop/postStart.sleep (alpha 1.29, beta 1.30, GA 1.34). */
+  PodLifecycleSleepAction: '1.30',
   /** volumeMounts[].recursiveReadOnly (alpha 1.30, beta 1.31, GA 1.33). */
   RecursiveReadOnlyMounts: '1.31',
-  /** lifecycle.preStop/postStart.sleep (beta 1.30). */
-  PodLifecycleSleepAction: '1.30',
-  /** Env var names of any printable ASCII but '=' (beta 1.32). */
-  RelaxedEnvironmentVariableValidation: '1.32',
-  /** Job spec.podReplacementPolicy (beta 1.29). */
-  JobPodReplacementPolicy: '1.29',
-  /** Job spec.successPolicy (beta 1.31). */
+  /** Job spec.successPolicy (alpha 1.30, beta 1.31, GA 1.33). */
   JobSuccessPolicy: '1.31',
-  /** Service spec.trafficDistribution (beta 1.31). */
+  /** Service spec.trafficDistribution: PreferClose (alpha 1.30, beta 1.31, GA 1.33). */
   ServiceTrafficDistribution: '1.31',
+  /** Env var names of any printable ASCII but '=' (alpha 1.30, beta 1.32, GA 1.34). */
+  RelaxedEnvironmentVariableValidation: '1.32',
+  /** Job spec.managedBy (alpha 1.30, beta 1.32, GA 1.35). */
+  JobManagedBy: '1.32',
+  /** securityContext.procMount, validated (alpha 1.12, beta off 1.31, on 1.33). */
+  ProcMountType: '1.33',
+  /** spec.hostUsers: false, user namespaces (beta off 1.30, on 1.33). */
+  UserNamespacesSupport: '1.33',
+  /** containers[].resizePolicy (alpha 1.27, beta 1.33, GA 1.35). */
+  InPlacePodVerticalScaling: '1.33',
+  /** securityContext.supplementalGroupsPolicy (alpha 1.31, beta 1.33, GA 1.35). */
+  SupplementalGroupsPolicy: '1.33',
+  /** securityContext.seLinuxChangePolicy (alpha 1.32, beta 1.33). */
+  SELinuxChangePolicy: '1.33',
+  /** lifecycle sleep of 0 seconds (alpha 1.32, beta 1.33, GA 1.34). */
+  PodLifecycleSleepActionAllowZero: '1.33',
+  /** spec.resourceClaims and resources.claims (beta off 1.32, GA 1.34). */
+  DynamicResourceAllocation: '1.34',
+  /** Pod-level spec.resources (alpha 1.32, beta 1.34). */
+  PodLevelResources: '1.34',
+  /** trafficDistribution PreferSameZone and PreferSameNode (alpha 1.33, beta 1.34, GA 1.35). */
+  PreferSameTrafficDistribution: '1.34',
+  /** restartPolicy (and restartPolicyRules) on regular containers (alpha 1.34, beta 1.35). */
+  ContainerRestartRules: '1.35',
 } as const satisfies Record<string, string>;
 
 /** A feature gate of {@link FEATURE_GATES}. */
@@ -106,4 +135,23 @@ export type FeatureGate = keyof typeof FEATURE_GATES;
 /** Whether a feature gate is on by default at `version`. */
 export function featureEnabled(version: KubernetesVersion, gate: FeatureGate): boolean {
   return atLeast(version, FEATURE_GATES[gate]);
+}
+
+/**
+ * Validation the API server added without a feature gate, by the release
+ * that first applies it.
+ */
+export const VALIDATION_CHANGES = {
+  /**
+   * A StatefulSet's pod template is validated as a Pod's on create
+   * (pkg/apis/apps/validation: ValidatePodTemplateSpecForStatefulSet calls
+   * ValidatePodTemplateSpec; kubernetes/kubernetes#131790, 1.34). Before, only
+   * its labels and annotations were.
+   */
+  StatefulSetPodTemplate: '1.34',
+} as const satisfies Record<string, string>;
+
+/** Whether `version` applies a validation change of {@link VALIDATION_CHANGES}. */
+export function validates(version: KubernetesVersion, change: keyof typeof VALIDATION_CHANGES): boolean {
+  return atLeast(version, VALIDATION_CHANGES[change]);
 }

@@ -1,6 +1,7 @@
 /** `node-reporter version` and `--version`: the package's version. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSIONS } from '../checks/versions';
 import { COMMON_OPTIONS, formatOf, parse } from './args';
 import { Io } from './io';
 
@@ -16,16 +17,17 @@ export function version(): string {
   return 'unknown';
 }
 
-/** What `--version` prints: the version, one line. */
+/** What `--version` prints: the version, then the Kubernetes versions the checks judge by and the default. */
 export function versionText(): string {
-  return `${version()}\n`;
+  return `${version()}\nKubernetes versions: ${KUBERNETES_VERSIONS.join(', ')} (default ${DEFAULT_KUBERNETES_VERSION})\n`;
 }
 
 const VERSION_USAGE = `Usage: node-reporter version [--format text|json]
 
-Prints the package's version (the same as node-reporter --version or -v).
+Prints the package's version and the Kubernetes versions the checks judge by (the same as node-reporter --version
+or -v).
 
-  -o, --format text|json    the form (default text); json prints {"version": "..."}
+  -o, --format text|json    the form (default text); json prints {"version", "kubernetesVersions", "defaultKubernetesVersion"}
   -h, --help                show this help
 
 Exit codes: 0 done, 2 bad usage.`;
@@ -38,6 +40,6 @@ export function versionCommand(args: string[], io: Io): number {
     return 0;
   }
   const format = formatOf('version', values.format, ['text', 'json']);
-  io.out(format === 'json' ? `${JSON.stringify({ version: version() })}\n` : versionText());
+  io.out(format === 'json' ? `${JSON.stringify({ version: version(), kubernetesVersions: KUBERNETES_VERSIONS, defaultKubernetesVersion: DEFAULT_KUBERNETES_VERSION })}\n` : versionText());
   return 0;
 }

@@ -189,7 +189,7 @@ describe('manifest checks: waivers and the report', () => {
   });
 
   test.each([
-    ['schema', { data: { retries: 3 } }, 'Kubernetes 1.28 OpenAPI definitions'],
+    ['schema', { data: { retries: 3 } }, 'the OpenAPI definitions of the Kubernetes version judged by'],
     ['api-config', { data: { 'a b': 'x' } }, 'Kubernetes API server validation'],
     ['metadata-syntax', { metadata: { labels: { tier: 'a b' } } }, 'ValidateObjectMeta'],
     ['kubectl-apply', { metadata: { name: undefined, generateName: 'cfg-' } }, 'kubectl apply'],
@@ -238,7 +238,7 @@ describe('manifest checks: waivers and the report', () => {
 
     // THEN
     expect(report).toContain('dist/agent.k8s.yaml:12:7: DaemonSet/agent: spec.template.spec.hostPID: error [pss-host-namespaces] hostPID: true shares the node\'s namespace with the pod');
-    expect(report).toContain('rule: Pod Security Standards "baseline" (Kubernetes v1.28, pod-security-admission policy/check_hostNamespaces.go), control "Host Namespaces"');
+    expect(report).toContain('rule: Pod Security Standards "baseline" (pod-security-admission policy/check_hostNamespaces.go, at the namespace\'s policy version), control "Host Namespaces"');
     expect(report).toContain('fix: Remove hostNetwork, hostPID and hostIPC');
     // containers: [] is refused by the API server too (validateContainers: Required value).
     expect(report).toContain('dist/agent.k8s.yaml:13:7: DaemonSet/agent: spec.template.spec.containers: error [api-container] Required value');

@@ -28,7 +28,7 @@ describe('NodeAgentChecks (the cdk8s validation plugin)', () => {
     const { context, violations, submitted } = contextFor(cleanDaemonSet());
     await new NodeAgentChecks().validate(context);
     expect(violations).toEqual([]);
-    expect(submitted).toEqual([{ status: 'success', metadata: { errors: '0', warnings: '0', waived: '0' } }]);
+    expect(submitted).toEqual([{ status: 'success', metadata: { errors: '0', warnings: '0', waived: '0', kubernetesVersion: '1.28 (the default)' } }]);
   });
 
   test('submits failure and reports each error by rule, object, field and file', async () => {
@@ -78,7 +78,7 @@ describe('NodeAgentChecks (the cdk8s validation plugin)', () => {
     const strict = contextFor(ds);
     await new NodeAgentChecks().validate(lenient.context);
     await new NodeAgentChecks({ warningsAsErrors: true }).validate(strict.context);
-    expect(lenient.submitted[0]).toEqual({ status: 'success', metadata: { errors: '0', warnings: '1', waived: '0' } });
+    expect(lenient.submitted[0]).toEqual({ status: 'success', metadata: { errors: '0', warnings: '1', waived: '0', kubernetesVersion: '1.28 (the default)' } });
     expect(lenient.violations[0].ruleName).toMatch(/^warning \[image-tag\]/);
     expect(strict.submitted[0].status).toBe('failure');
   });
@@ -116,10 +116,33 @@ describe('NodeAgentChecks properties (cdk8s.yaml properties:)', () => {
   test('skipKinds leaves kinds out', async () => {
     const { context, submitted } = contextFor(hostPid());
     await new NodeAgentChecks({ skipKinds: ['DaemonSet'] }).validate(context);
-    expect(submitted[0]).toEqual({ status: 'success', metadata: { errors: '0', warnings: '0', waived: '0' } });
+    expect(submitted[0]).toEqual({ status: 'success', metadata: { errors: '0', warnings: '0', waived: '0', kubernetesVersion: '1.28 (the default)' } });
+  });
+
+  test('kubernetesVersion chooses the version judged by; without it, the app\'s target named by its manifests is, and the report says which', async () => {
+    // GIVEN a field 1.30 added, once as written for a 1.35 target
+    const field = () => {
+      const ds = cleanDaemonSet();
+      ds.spec.template.spec.containers[0].securityContext.appArmorProfile = { type: 'RuntimeDefault' };
+      return ds;
+    };
+    const target = field();
+    target.metadata.annotations = { 'node-reporter.dev/kubernetes-version': '1.35' };
+    const [byDefault, byProperty, byTarget] = [contextFor(field()), contextFor(field()), contextFor(target)];
+
+    // WHEN checked with no property, with kubernetesVersion 1.35 (as YAML gives it: a number), and as the target
+    await new NodeAgentChecks().validate(byDefault.context);
+    await new NodeAgentChecks({ kubernetesVersion: 1.35 as unknown as string }).validate(byProperty.context);
+    await new NodeAgentChecks().validate(byTarget.context);
+
+    // THEN 1.28 refuses it, 1.35 accepts it, and each report names the version and why
+    expect(byDefault.submitted[0]).toEqual({ status: 'failure', metadata: expect.objectContaining({ kubernetesVersion: '1.28 (the default)' }) });
+    expect(byProperty.submitted[0]).toEqual({ status: 'success', metadata: expect.objectContaining({ kubernetesVersion: '1.35 (the kubernetesVersion property)' }) });
+    expect(byTarget.submitted[0]).toEqual({ status: 'success', metadata: expect.objectContaining({ kubernetesVersion: '1.35 (the input\'s node-reporter.dev/kubernetes-version annotation)' }) });
   });
 
   test.each([
+    [{ kubernetesVersion: '1.29' }, "NodeAgentChecks: the property 'kubernetesVersion' in cdk8s.yaml must be a supported Kubernetes version (1.28, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36) but got \"1.29\""],
     [{ podSecurity: 'strict' }, "NodeAgentChecks: the property 'podSecurity' in cdk8s.yaml must be restricted, baseline or privileged but got \"strict\""],
     [{ skipKinds: 'ServiceMonitor' }, "NodeAgentChecks: the property 'skipKinds' in cdk8s.yaml must be a list of kinds (Kind or apiVersion/Kind) but got \"ServiceMonitor\""],
     [{ apply: 'server' }, "NodeAgentChecks: the property 'apply' in cdk8s.yaml must be client-side or server-side but got \"server\""],

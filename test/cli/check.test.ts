@@ -57,7 +57,7 @@ describe('node-reporter check', () => {
     expect(warned.code).toBe(0);
     expect(warned.out).toContain('warning [crd-not-in-input] not checked: its CustomResourceDefinition (kind "ServiceMonitor" of "monitoring.coreos.com") is not in the input');
     const skipped = run(['check', '-', '--skip-kind', 'ServiceMonitor'], yaml(monitor, cleanDaemonSet()));
-    expect(skipped.out).toBe('note: stdin: not checked: 1 object(s) of kind ServiceMonitor, skipped on request\nchecked 1 file, 2 objects: 0 error(s), 0 warning(s), 0 waived\n');
+    expect(skipped.out).toBe('note: stdin: not checked: 1 object(s) of kind ServiceMonitor, skipped on request\nchecked 1 file, 2 objects at Kubernetes 1.28 (the default): 0 error(s), 0 warning(s), 0 waived\n');
     expect(run(['check', '-', '--skip-kind', 'monitoring.coreos.com/v1/ServiceMonitor'], yaml(monitor)).out).toContain('skipped on request');
   });
 
@@ -80,7 +80,7 @@ describe('node-reporter check', () => {
       'note: DIR/chart/values.yaml: a Helm values file, not a manifest',
       'note: DIR/kustomization.yaml: a kustomization file, not a manifest: check the output of `kubectl kustomize` instead',
     ]);
-    expect(out).toMatch(/checked 5 files, 1 object: 0 error\(s\), 0 warning\(s\), 0 waived\n$/);
+    expect(out).toMatch(/checked 5 files, 1 object at Kubernetes 1\.28 \(the default\): 0 error\(s\), 0 warning\(s\), 0 waived\n$/);
   });
 
   test('kind: List is expanded, each item checked with its index in the path', () => {

@@ -23,12 +23,12 @@ function run(args: string[], stdin = '') {
 const monitor = 'apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: m, namespace: x}\nspec: {}\n';
 
 describe('the flags every command shares', () => {
-  test.each([['--version'], ['-v'], ['-V'], ['version'], ['check', '--version'], ['eligible', '-v'], ['version', '--format', 'text']])('%s prints the version, exit 0', (...args) => {
-    expect(run(args)).toEqual({ code: 0, out: `${version}\n`, err: '' });
+  test.each([['--version'], ['-v'], ['-V'], ['version'], ['check', '--version'], ['eligible', '-v'], ['version', '--format', 'text']])('%s prints the version and the Kubernetes versions the checks judge by, exit 0', (...args) => {
+    expect(run(args)).toEqual({ code: 0, out: `${version}\nKubernetes versions: 1.28, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36 (default 1.28)\n`, err: '' });
   });
 
   test('node-reporter version --format json prints it as JSON', () => {
-    expect(JSON.parse(run(['version', '-o', 'json']).out)).toEqual({ version });
+    expect(JSON.parse(run(['version', '-o', 'json']).out)).toEqual({ version, kubernetesVersions: ['1.28', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36'], defaultKubernetesVersion: '1.28' });
   });
 
   test.each(['check', 'eligible', 'version'])('%s --help prints its own usage, with the shared flags', (command) => {

@@ -88,7 +88,7 @@ describe('check on odd folders', () => {
 
     // THEN
     expect([code, err]).toEqual([0, '']);
-    expect(out).toMatch(/checked 2 files, 2 objects: 0 error\(s\), 0 warning\(s\), 0 waived\n$/);
+    expect(out).toMatch(/checked 2 files, 2 objects at Kubernetes 1\.28 \(the default\): 0 error\(s\), 0 warning\(s\), 0 waived\n$/);
   });
 
   test('an unreadable subfolder (EACCES) is one line naming it, exit 2', () => {

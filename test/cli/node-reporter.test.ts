@@ -157,9 +157,9 @@ describe('node-reporter eligible', () => {
     expect(run(['--help']).out).toMatch(/^Usage: node-reporter COMMAND \[OPTIONS\]\n\n {2}check .*\n {2}eligible /);
   });
 
-  test('prints the package version on --version', () => {
+  test('prints the package version on --version, then the Kubernetes versions the checks judge by and the default', () => {
     const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf-8'));
-    expect(run(['--version'])).toEqual({ code: 0, out: `${version}\n`, err: '' });
+    expect(run(['--version'])).toEqual({ code: 0, out: `${version}\nKubernetes versions: 1.28, 1.31, 1.32, 1.33, 1.34, 1.35, 1.36 (default 1.28)\n`, err: '' });
   });
 
   test('the real bin exits 2 with one line and no stack trace on bad input', () => {
@@ -366,7 +366,7 @@ describe('node-reporter check', () => {
   test('exits 0 on clean manifests, searching folders for *.yaml and *.yml, and says what it checked', () => {
     const { code, out } = run(['check', path.join(dir, 'chart')]);
     expect(code).toBe(0);
-    expect(out).toBe(`checked 1 file, ${clean.split('\n---\n').length} objects: 0 error(s), 0 warning(s), 0 waived\n`);
+    expect(out).toBe(`checked 1 file, ${clean.split('\n---\n').length} objects at Kubernetes 1.28 (the default): 0 error(s), 0 warning(s), 0 waived\n`);
   });
 
   test('exits 1 with the findings on a blocking one: file, line and column, the API server rule, its source and the fix', () => {
@@ -375,7 +375,7 @@ describe('node-reporter check', () => {
     expect(code).toBe(1);
     expect(out).toContain(`${path.join(dir, 'broken.yml')}:${line}:7: DaemonSet/node-reporter: spec.updateStrategy.rollingUpdate.maxSurge: error [api-daemonset] Invalid value: 1: may not be set when maxUnavailable is non-zero`);
     expect(out).toContain('rule: Kubernetes API server validation, pkg/apis/apps/validation: ValidateDaemonSetSpec');
-    expect(out).toMatch(/\nchecked 1 file, \d+ objects: 1 error\(s\), 0 warning\(s\), 0 waived\n$/);
+    expect(out).toMatch(/\nchecked 1 file, \d+ objects at Kubernetes 1\.28 \(the default\): 1 error\(s\), 0 warning\(s\), 0 waived\n$/);
   });
 
   test('prints JSON with --format json: counts, notes and findings with their lines', () => {

@@ -8,7 +8,9 @@ import { checkDns1123Label, checkDns1123Subdomain, checkLabelValue, checkQualifi
 import { join, KubeObject, show } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
 import { Rule, RULES } from '../rules';
+import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../versions';
 import { Add, checkLabels, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
+import { envNameProblem, lifecycleHandlers, regularContainerRestartPolicy } from './versioned';
 
 /** validatePortNumOrName: 1-65535, or an IANA name. */
 export function checkPortNumOrName(add: Add, rule: Rule, path: string, port: unknown): void {
@@ -30,8 +32,6 @@ export const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 
-const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
-
 const FIELD_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
 
 const RESOURCE_FIELDS = ['limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage'];
@@ -39,13 +39,14 @@ const RESOURCE_FIELDS = ['limits.cpu', 'limits.memory', 'limits.ephemeral-storag
 /** IsConfigMapKey: the syntax of ConfigMap and Secret keys. */
 export const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 
-function checkEnv(add: Add, path: string, c: KubeObject): void {
+function checkEnv(add: Add, path: string, c: KubeObject, version: KubernetesVersion): void {
   list(c.env).forEach((e, i) => {
     const at = join(path, 'env', i);
     if (typeof e.name !== 'string' || e.name === '') {
       add(RULES.apiEnv, join(at, 'name'), 'Required value');
-    } else if (!ENV_NAME.test(e.name)) {
-      add(RULES.apiEnv, join(at, 'name'), `Invalid value: ${show(e.name)}: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit`);
+    } else {
+      const problem = envNameProblem(e.name, version);
+      if (problem) add(RULES.apiEnv, join(at, 'name'), `Invalid value: ${show(e.name)}: ${problem}`);
     }
     if (!isObject(e.valueFrom)) return;
     const from = e.valueFrom;
@@ -92,9 +93,8 @@ function checkEnv(add: Add, path: string, c: KubeObject): void {
     if (sources.length !== 1) {
       add(RULES.apiEnv, at, sources.length === 0 ? 'Invalid value: "": must specify one of: `configMapRef` or `secretRef`' : 'Invalid value: "": may not have more than one field specified at a time');
     }
-    if (typeof e.prefix === 'string' && e.prefix !== '' && !ENV_NAME.test(e.prefix)) {
-      add(RULES.apiEnv, join(at, 'prefix'), `Invalid value: ${show(e.prefix)}: a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit`);
-    }
+    const prefixProblem = typeof e.prefix === 'string' && e.prefix !== '' ? envNameProblem(e.prefix, version) : undefined;
+    if (prefixProblem) add(RULES.apiEnv, join(at, 'prefix'), `Invalid value: ${show(e.prefix)}: ${prefixProblem}`);
     for (const s of sources) {
       if (typeof e[s].name !== 'string' || e[s].name === '') add(RULES.apiEnv, join(at, s, 'name'), 'Required value');
     }
@@ -165,7 +165,7 @@ function checkHandler(add: Add, path: string, handler: KubeObject, kinds: readon
   }
 }
 
-function checkProbes(add: Add, path: string, c: KubeObject, init: boolean): void {
+function checkProbes(add: Add, path: string, c: KubeObject, init: boolean, version: KubernetesVersion): void {
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
     const p = c[probe];
     if (!isObject(p)) continue;
@@ -188,7 +188,7 @@ function checkProbes(add: Add, path: string, c: KubeObject, init: boolean): void
   if (isObject(c.lifecycle)) {
     for (const hook of ['postStart', 'preStop']) {
       if (isObject(c.lifecycle[hook])) {
-        checkHandler(add, join(path, 'lifecycle', hook), c.lifecycle[hook], ['exec', 'httpGet', 'tcpSocket']);
+        checkHandler(add, join(path, 'lifecycle', hook), c.lifecycle[hook], lifecycleHandlers(version));
       }
     }
   }
@@ -558,7 +558,7 @@ function checkHostPortConflicts(add: Add, pod: PodTemplate, isPod: boolean): voi
  * (ValidatePodTemplateSpec), and a Pod gets them only after it is created
  * (ValidatePodCreate).
  */
-export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly string[] = []): void {
+export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly string[] = [], version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): void {
   const spec = pod.spec;
   const at = pod.specPath;
   const isPod = pod.metadataPath === 'metadata';
@@ -617,8 +617,9 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
     if (container.terminationMessagePolicy !== undefined && !['File', 'FallbackToLogsOnError'].includes(container.terminationMessagePolicy)) {
       add(RULES.apiContainer, join(c.path, 'terminationMessagePolicy'), unsupported(container.terminationMessagePolicy, ['File', 'FallbackToLogsOnError']));
     }
-    if (container.restartPolicy !== undefined && !(init && container.restartPolicy === 'Always')) {
-      add(RULES.apiContainer, join(c.path, 'restartPolicy'), init ? unsupported(container.restartPolicy, ['Always']) : 'Forbidden: may not be set for non-init containers');
+    const regular = regularContainerRestartPolicy(version);
+    if (container.restartPolicy !== undefined && !(init ? container.restartPolicy === 'Always' : regular?.includes(container.restartPolicy))) {
+      add(RULES.apiContainer, join(c.path, 'restartPolicy'), init ? unsupported(container.restartPolicy, ['Always']) : regular ? unsupported(container.restartPolicy, regular) : 'Forbidden: may not be set for non-init containers');
     }
     if (c.path.includes('ephemeralContainers')) {
       for (const field of ['ports', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resources']) {
@@ -626,10 +627,10 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
       }
     } else {
       checkContainerPorts(add, c.path, container, spec.hostNetwork === true);
-      checkProbes(add, c.path, container, init);
+      checkProbes(add, c.path, container, init, version);
       checkResources(add, c.path, container);
     }
-    checkEnv(add, c.path, container);
+    checkEnv(add, c.path, container, version);
     checkVolumeMounts(add, c.path, container, volumes);
     checkSecurityContext(add, join(c.path, 'securityContext'), container.securityContext, false);
   }
