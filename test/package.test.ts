@@ -26,6 +26,7 @@ let app: string;
 let packed: string[];
 let manifests: Manifest[];
 let readmeApp: string;
+let plus33App: string;
 
 function run(command: string, args: string[], cwd: string): string {
   const result = spawnSync(command, args, { cwd, encoding: 'utf-8', env: { ...process.env, CDK8S_CHECK_UPGRADE: 'false' } });
@@ -101,6 +102,20 @@ beforeAll(() => {
   fs.copyFileSync(path.join(root, 'examples', 'quick-start.ts'), path.join(readmeApp, 'main.ts'));
   fs.copyFileSync(path.join(root, 'test', 'fixtures', 'nodes', 'kubeadm-three.json'), path.join(readmeApp, 'nodes.json'));
   run(bin('tsc'), ['-p', '.'], readmeApp);
+
+  // An app on cdk8s-plus-33, as `cdk8s init typescript-app` makes it today: the package, its peers
+  // (npm installs cdk8s-plus-28 as one) and cdk8s-plus-33, the template's tsconfig; compiled in its test.
+  plus33App = path.join(work, 'plus33-app');
+  fs.mkdirSync(path.join(plus33App, 'node_modules'), { recursive: true });
+  for (const name of [...fs.readdirSync(path.join(app, 'node_modules')), 'cdk8s-plus-33']) {
+    const from = name === 'cdk8s-plus-33' ? path.join(root, 'node_modules', name) : path.join(app, 'node_modules', name);
+    fs.symlinkSync(fs.realpathSync(from), path.join(plus33App, 'node_modules', name), 'dir');
+  }
+  for (const file of ['package.json', 'tsconfig.json', 'cdk8s.yaml']) {
+    fs.copyFileSync(path.join(app, file), path.join(plus33App, file));
+  }
+  fs.copyFileSync(path.join(root, 'test', 'fixtures', 'cdk8s-plus-33', 'main.ts'), path.join(plus33App, 'main.ts'));
+  fs.copyFileSync(path.join(root, 'examples', 'quick-start.ts'), path.join(plus33App, 'quick-start.ts'));
 }, 120_000);
 
 afterAll(() => {
@@ -229,6 +244,27 @@ describe('the npm package', () => {
     const out = run(process.execPath, [binPath, 'eligible', '--nodes', path.join(root, 'test', 'fixtures', 'nodes', 'kubeadm-three.json'), '--selector', 'practice-tier=operations', '--format', 'json'], app);
     expect(JSON.parse(out).desired).toBe(1);
   });
+
+  test('an app on cdk8s-plus-33 type-checks with the template\'s tsconfig, and synthesizes the quick start and a realistic agent of its own cdk8s-plus objects', () => {
+    // GIVEN the app (test/fixtures/cdk8s-plus-33/main.ts) and the README's quick start, compiled as the template does
+    expect(JSON.parse(fs.readFileSync(path.join(plus33App, 'node_modules', 'cdk8s-plus-33', 'package.json'), 'utf-8')).name).toBe('cdk8s-plus-33');
+    run(bin('tsc'), ['-p', '.'], plus33App);
+
+    // WHEN cdk8s synthesizes it, the package's checks included, and the quick start runs
+    expect(run(bin('cdk8s'), ['synth', '--no-check-upgrade'], plus33App)).toContain('Validations ended succesfully');
+    const quickStart = spawnSync(process.execPath, ['quick-start.js'], { cwd: plus33App, encoding: 'utf-8', env: { ...process.env, CDK8S_OUTDIR: 'quick-start' } });
+    expect([quickStart.status, quickStart.stderr]).toEqual([0, '']);
+
+    // THEN the agent holds what cdk8s-plus-33's objects rendered
+    const objects: Manifest[] = parseAllDocuments(fs.readFileSync(path.join(plus33App, 'dist', 'monitoring.k8s.yaml'), 'utf-8')).map((d) => d.toJS());
+    expect(objects.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(['Namespace/monitoring', 'ConfigMap/exporter-settings', 'DaemonSet/node-exporter', 'Service/node-exporter']);
+    const [exporter] = objects.find((m) => m.kind === 'DaemonSet')!.spec.template.spec.containers;
+    expect(exporter.livenessProbe).toEqual({ failureThreshold: 3, httpGet: { path: '/', port: 9100, scheme: 'HTTP' }, periodSeconds: 10, timeoutSeconds: 1 });
+    expect(exporter.lifecycle).toEqual({ preStop: { exec: { command: ['sleep', '5'] } } });
+    expect(exporter.envFrom).toEqual([{ configMapRef: { name: 'exporter-settings' } }]);
+    const hello = parseAllDocuments(fs.readFileSync(path.join(plus33App, 'quick-start', 'agents.k8s.yaml'), 'utf-8')).map((d) => d.toJS());
+    expect(hello.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(['Namespace/agents', 'DaemonSet/hello']);
+  }, 90_000);
 
   test('runs v3 and v4-rc.1, each selecting only its own pods', () => {
     const [stable, canary] = manifests.slice(1, 3);

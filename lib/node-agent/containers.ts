@@ -7,6 +7,7 @@ import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { checkDns1123Label, checkImage, checkInteger, defined, isRecord, portNameProblem, Problem, problem, show } from '../k8s/syntax';
 import { checkResources } from '../validate-props';
+import { ContainerEnvFrom, ContainerLifecycle, ContainerProbe } from './cdk8s-plus';
 import { AgentMount, checkAbsolutePath, mountProblems } from './volumes';
 
 /** The default container resources: small, because the agent runs on every node. */
@@ -121,7 +122,7 @@ export interface AgentContainer {
    * Every key of ConfigMaps or Secrets as variables: `Env.fromConfigMap(...)`, `Env.fromSecret(...)`.
    * @default - none
    */
-  readonly envFrom?: kplus.EnvFrom[];
+  readonly envFrom?: ContainerEnvFrom[];
 
   /**
    * Ports the container listens on. With `hostNetwork` each is also its
@@ -134,25 +135,25 @@ export interface AgentContainer {
    * The readiness probe.
    * @default - none: ready once started
    */
-  readonly readiness?: kplus.Probe;
+  readonly readiness?: ContainerProbe;
 
   /**
    * The liveness probe.
    * @default - none
    */
-  readonly liveness?: kplus.Probe;
+  readonly liveness?: ContainerProbe;
 
   /**
    * The startup probe: liveness and readiness wait until it succeeds.
    * @default - none
    */
-  readonly startup?: kplus.Probe;
+  readonly startup?: ContainerProbe;
 
   /**
    * Hooks run after the container starts and before it stops.
    * @default - none
    */
-  readonly lifecycle?: kplus.ContainerLifecycle;
+  readonly lifecycle?: ContainerLifecycle;
 
   /**
    * Requests and limits; the agent runs on every node, so they multiply by the node count.
@@ -250,13 +251,14 @@ export function kplusContainerProps(c: AgentContainer, defaults: ContainerDefaul
     args: c.args,
     workingDir: c.workingDir,
     envVariables: c.env,
-    envFrom: c.envFrom,
+    // Typed by what the agent uses of them (./cdk8s-plus.ts): a newer cdk8s-plus' render the same.
+    envFrom: c.envFrom as kplus.EnvFrom[] | undefined,
     // The API server defaults a host-network pod's hostPort to the port.
     ports: c.ports?.map((p) => (defaults.hostNetwork && p.hostPort === undefined ? { ...p, hostPort: p.number } : p)),
-    readiness: c.readiness,
-    liveness: c.liveness,
-    startup: c.startup,
-    lifecycle: c.lifecycle,
+    readiness: c.readiness as kplus.Probe | undefined,
+    liveness: c.liveness as kplus.Probe | undefined,
+    startup: c.startup as kplus.Probe | undefined,
+    lifecycle: c.lifecycle as kplus.ContainerLifecycle | undefined,
     resources: c.resources ?? DEFAULT_AGENT_RESOURCES,
   };
 }

@@ -2,6 +2,7 @@
  * NodeAgent, the DaemonSet for any node agent, and its parts.
  * @module
  */
+export * from './cdk8s-plus';
 export * from './containers';
 export * from './downward-api';
 export * from './metrics';

@@ -1,0 +1,59 @@
+/**
+ * The cdk8s-plus objects a container's props take, typed by what the agent
+ * uses of them, so that an app may pass those of the cdk8s-plus it uses
+ * itself. The library is built on cdk8s-plus-28; `cdk8s init
+ * typescript-app` installs a newer one (cdk8s-plus-33). Two copies of a
+ * class with private fields are different types to TypeScript (TS2322:
+ * cdk8s-plus-33's `Probe` is not cdk8s-plus-28's), though each renders the
+ * same Kubernetes spec. The classes without private fields (`Cpu`,
+ * `EnvValue`, `PercentOrAbsolute`) and the enums (`Protocol`,
+ * `HostPathVolumeType`, ...) of either already type-check as they are.
+ */
+
+/**
+ * A probe: `Probe.fromHttpGet(...)`, `Probe.fromCommand(...)`,
+ * `Probe.fromTcpSocket(...)` of cdk8s-plus-28 or of a newer cdk8s-plus
+ * (cdk8s-plus-33), or {@link AgentProbe.httpGet}.
+ */
+export interface ContainerProbe {
+  /**
+   * cdk8s-plus' own rendering of the probe for the container that holds it.
+   * @param container the cdk8s-plus container
+   */
+  _toKube(container: never): unknown;
+}
+
+/**
+ * A lifecycle hook: `Handler.fromCommand(...)`, `Handler.fromHttpGet(...)`,
+ * `Handler.fromTcpSocket(...)` of cdk8s-plus-28 or of a newer cdk8s-plus.
+ */
+export interface ContainerHandler {
+  /**
+   * cdk8s-plus' own rendering of the hook for the container that holds it.
+   * @param container the cdk8s-plus container
+   */
+  _toKube(container: never): unknown;
+}
+
+/** Hooks run after a container starts and before it stops. */
+export interface ContainerLifecycle {
+  /**
+   * Run right after the container starts; it is killed if the hook fails.
+   * @default - none
+   */
+  readonly postStart?: ContainerHandler;
+  /**
+   * Run before the container is stopped (not on a crash), within the grace period.
+   * @default - none
+   */
+  readonly preStop?: ContainerHandler;
+}
+
+/**
+ * Every key of a ConfigMap or Secret as variables: `Env.fromConfigMap(...)`,
+ * `Env.fromSecret(...)` of cdk8s-plus-28 or of a newer cdk8s-plus.
+ */
+export interface ContainerEnvFrom {
+  /** cdk8s-plus' own rendering of the source. */
+  _toKube(): unknown;
+}
