@@ -16,6 +16,7 @@
  */
 export { checkFiles, checkInputs, checkObject, checkObjects, CheckOptions, CheckReport, checkTexts, checkYaml, Note } from './check';
 export { Finding, KubeObject } from './finding';
+export { JudgedVersion, KubernetesVersionSource } from './judged-version';
 export { formatCounts, formatFinding, formatReport, isBlocking, SarifOptions, toSarif } from './report';
 export { ALL_RULES, Rule, Severity, WAIVER_PREFIX } from './rules';
 export { NodeAgentChecks, NodeAgentChecksProps, ValidationContextLike } from './validation-plugin';

@@ -21,7 +21,12 @@ export interface SarifOptions {
   /** What the run set aside, as notifications. */
   readonly notes?: readonly Note[];
   /** The Kubernetes version judged by and where it came from, for the run's `properties`. */
-  readonly kubernetesVersion?: { readonly version: string; readonly source: string };
+  readonly kubernetesVersion?: {
+    /** The Kubernetes minor, `1.35`. */
+    readonly version: string;
+    /** Where it came from, as the report names it (`--kubernetes-version`, `the default`). */
+    readonly source: string;
+  };
 }
 
 /** A file as a SARIF URI: relative to the base folder, with forward slashes, percent-encoded. */
