@@ -6,7 +6,7 @@
 import { App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { NodeAgent, NodeAgentProps, NodePolicy, NodeReporterChart, PodSecurityLevel, PodSecurityNamespace, RecursiveReadOnly } from '../lib';
-import { KUBERNETES_VERSION_ANNOTATION, KUBERNETES_VERSION_CONTEXT } from '../lib/checks';
+import { checkYaml, KUBERNETES_VERSION_ANNOTATION, KUBERNETES_VERSION_CONTEXT } from '../lib/checks';
 import { withTargetForms } from '../lib/node-agent/target';
 import { Manifest, only, synth, synthYaml } from './util';
 
@@ -117,6 +117,66 @@ describe('at a target, what the library writes is marked with it', () => {
   test('the annotation is the library\'s: the annotations prop may not set it', () => {
     expect(() => agentIn(appAt(), { annotations: { [KUBERNETES_VERSION_ANNOTATION]: '1.35' } }))
       .toThrow('agents/Agent: \'annotations\' must not set "node-reporter.dev/kubernetes-version", which this construct owns (it marks the app\'s Kubernetes target: set the context \'node-reporter:kubernetesVersion\')');
+  });
+});
+
+/** The agent of the issue: a read-only host root and an AppArmor profile, in a namespace that admits it. */
+function hostRootAgent(app: App): Chart {
+  const { chart, agent } = agentIn(app, {
+    containers: [{ name: 'agent', image: 'example.com/agent:1', securityContext: { appArmorProfile: 'runtime/default' } }],
+    hostPaths: [{ name: 'root', hostPath: '/', mountPath: '/host', type: kplus.HostPathVolumeType.DIRECTORY }],
+    podSecurity: privileged,
+  });
+  new PodSecurityNamespace(chart, 'Namespace', { name: 'agents' }).admit(agent);
+  return chart;
+}
+
+describe('an agent with a read-only host root and an AppArmor profile, at 1.35', () => {
+  test('holds the AppArmor field instead of the annotation and a recursively read-only root, in a namespace enforcing v1.35', () => {
+    // GIVEN an app targeting 1.35
+    const objects = synth(hostRootAgent(appAt('1.35')));
+
+    // THEN
+    const ns = only(objects, 'Namespace');
+    expect(ns.metadata.labels).toMatchObject({ 'pod-security.kubernetes.io/enforce': 'privileged', 'pod-security.kubernetes.io/enforce-version': 'v1.35' });
+    expect(ns.metadata.annotations).toEqual({ [KUBERNETES_VERSION_ANNOTATION]: '1.35' });
+    const ds = only(objects, 'DaemonSet');
+    expect(ds.metadata.annotations[KUBERNETES_VERSION_ANNOTATION]).toBe('1.35');
+    expect(ds.spec.template.metadata).not.toHaveProperty('annotations');
+    const [c] = ds.spec.template.spec.containers;
+    expect(c.securityContext.appArmorProfile).toEqual({ type: 'RuntimeDefault' });
+    expect(c.volumeMounts).toEqual([{ name: 'root', mountPath: '/host', readOnly: true, recursiveReadOnly: 'IfPossible' }]);
+  });
+
+  test('is what the checks accept at 1.35, with no warning, judged by its annotation', () => {
+    // GIVEN the output as cdk8s writes it
+    const yaml = synthYaml(hostRootAgent(appAt('1.35')));
+
+    // THEN the checks, given no version, judge it at 1.35 and find nothing to say
+    expect(checkYaml(yaml, 'agents.k8s.yaml')).toEqual([]);
+    // and at 1.28 the fields are unknown: the output is for 1.35 only
+    expect(checkYaml(yaml, 'agents.k8s.yaml', { kubernetesVersion: '1.28' }).map((f) => f.path)).toEqual(expect.arrayContaining([
+      'spec.template.spec.containers[0].securityContext.appArmorProfile', 'spec.template.spec.containers[0].volumeMounts[0].recursiveReadOnly',
+    ]));
+  });
+
+  test('Enabled is written where asked for', () => {
+    const { chart } = agentIn(appAt('1.35'), { hostPaths: [{ name: 'root', hostPath: '/', mountPath: '/host' }], podSecurity: privileged, recursiveReadOnly: RecursiveReadOnly.ENABLED });
+    expect(only(synth(chart), 'DaemonSet').spec.template.spec.containers[0].volumeMounts[0].recursiveReadOnly).toBe('Enabled');
+  });
+});
+
+describe('the agent\'s Pod Security level is the target\'s', () => {
+  // A probe that names a host: allowed by every policy version before v1.34 (check_hostProbesAndHostLifecycle.go).
+  const probing = { containers: [{ name: 'agent', image: 'example.com/agent:1', liveness: kplus.Probe.fromHttpGet('/healthz', { port: 8080, host: '127.0.0.1' }) }] };
+
+  test('at 1.28 a probe host is "restricted"', () => {
+    expect(agentIn(appAt(), probing).agent.podSecurityLevel).toBe(PodSecurityLevel.RESTRICTED);
+  });
+
+  test('at 1.35 the same probe needs "privileged", and the agent must say why', () => {
+    expect(() => agentIn(appAt('1.35'), probing)).toThrow(/^agents\/Agent: 'podSecurity' must be set to \{ level: 'privileged', reason: '...' \} because the agent's pod breaks Pod Security "restricted": pss-probe-host/);
+    expect(agentIn(appAt('1.35'), { ...probing, podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'probes its host-network listener' } }).agent.podSecurityLevel).toBe(PodSecurityLevel.PRIVILEGED);
   });
 });
 

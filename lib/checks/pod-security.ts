@@ -398,11 +398,11 @@ export interface PodSecurityNeeds {
  * privileged) and what it breaks at "restricted": the controls an agent
  * must waive, with a reason, to run in a laxer namespace.
  */
-export function podSecurityNeeds(pod: PodTemplate): PodSecurityNeeds {
-  const problems = checkPodSecurity(pod, PodSecurityLevel.RESTRICTED);
+export function podSecurityNeeds(pod: PodTemplate, policyMinor: number = minorOf(DEFAULT_KUBERNETES_VERSION)): PodSecurityNeeds {
+  const problems = checkPodSecurity(pod, PodSecurityLevel.RESTRICTED, policyMinor);
   if (problems.length === 0) {
     return { level: PodSecurityLevel.RESTRICTED, problems };
   }
-  const level = checkPodSecurity(pod, PodSecurityLevel.BASELINE).length === 0 ? PodSecurityLevel.BASELINE : PodSecurityLevel.PRIVILEGED;
+  const level = checkPodSecurity(pod, PodSecurityLevel.BASELINE, policyMinor).length === 0 ? PodSecurityLevel.BASELINE : PodSecurityLevel.PRIVILEGED;
   return { level, problems };
 }

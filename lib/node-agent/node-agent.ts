@@ -235,7 +235,7 @@ export class NodeAgent extends Construct {
     }
 
     // What the pod needs is what the checks say of the rendered pod.
-    const needs = renderedPodSecurity(this.renderDaemonSet());
+    const needs = renderedPodSecurity(this.renderDaemonSet(), this.kubernetesVersion);
     reportProblems(this, podSecurityProblems(props.podSecurity, needs));
     this.podSecurityLevel = needs.level;
     this.writeWaivers(needs);
@@ -273,7 +273,7 @@ export class NodeAgent extends Construct {
     reportProblems(this, mountPathProblems(prop, [...this.everyContainerMounts, ...(container.mounts ?? [])]));
     this.addOwn(container, init);
     // The level and waivers follow the new pod; a level change needs new props.
-    const needs = renderedPodSecurity(this.renderDaemonSet({ unjudged: true }));
+    const needs = renderedPodSecurity(this.renderDaemonSet({ unjudged: true }), this.kubernetesVersion);
     if (needs.level !== this.podSecurityLevel) {
       throw new Error(`${this.node.path}: ${prop} makes the agent's pod need Pod Security '${needs.level}' (${needs.details.join(', ')}) but it was built for '${this.podSecurityLevel}'; declare it in the props and set podSecurity to match`);
     }
@@ -357,7 +357,7 @@ export class NodeAgent extends Construct {
     if (!this.judged) {
       return manifest;
     }
-    const needs = renderedPodSecurity(manifest);
+    const needs = renderedPodSecurity(manifest, this.kubernetesVersion);
     if (needs.level !== this.podSecurityLevel) {
       throw new Error(`${this.node.path}: the DaemonSet's pod now needs Pod Security '${needs.level}' (${needs.details.join(', ') || 'it breaks nothing'}) but the agent was built for '${this.podSecurityLevel}': something changed it after construction (agent.daemonSet?); declare it in NodeAgentProps and set podSecurity to match`);
     }

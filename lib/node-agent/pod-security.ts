@@ -6,6 +6,7 @@
 import { KubeObject } from '../checks/finding';
 import { isAtLeastAsStrict, POD_SECURITY_LEVELS, PodSecurityLevel, podSecurityNeeds } from '../checks/pod-security';
 import { podTemplateOf } from '../checks/pod-templates';
+import { KubernetesVersion, minorOf } from '../checks/versions';
 import { checkSingleLine, defined, isRecord, Problem, problem } from '../k8s/syntax';
 
 export { PodSecurityLevel };
@@ -28,13 +29,13 @@ export interface RenderedPodSecurity {
   readonly details: string[];
 }
 
-/** @internal Asks the checks what the workload's pod template needs. */
-export function renderedPodSecurity(workload: KubeObject): RenderedPodSecurity {
+/** @internal Asks the checks what the workload's pod template needs under the Pod Security of `version` (the namespace's `enforce-version`). */
+export function renderedPodSecurity(workload: KubeObject, version: KubernetesVersion): RenderedPodSecurity {
   const pod = podTemplateOf(workload);
   if (!pod) {
     return { level: PodSecurityLevel.RESTRICTED, rules: [], details: [] };
   }
-  const needs = podSecurityNeeds(pod);
+  const needs = podSecurityNeeds(pod, minorOf(version));
   const rules = [...new Set(needs.problems.map((p) => p.rule.id))];
   const details = rules.map((id) => `${id} (${needs.problems.filter((p) => p.rule.id === id).map((p) => p.path).join(', ')})`);
   return { level: needs.level, rules, details };
