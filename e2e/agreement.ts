@@ -2,9 +2,12 @@
  * The checks against a real API server: every corpus manifest
  * (test/corpus/cases.ts) is sent with `kubectl apply --dry-run=server
  * --validate=strict` (`--server-side` where the case says so) and checked by
- * the manifest checks. Every file must get the same verdict from both, but
- * the few the corpus lists as differing between 1.28 and 1.32. Prints the
- * agreement as a figure.
+ * the manifest checks at the server's version (`--kubernetes-version 1.35`
+ * for a 1.35 server; the corpus records 1.32's and 1.35's answers). Every
+ * file must get the verdict the corpus records for that version from the
+ * server, the server's warnings must be the ones recorded, and the checks
+ * must give the server's verdict, but for the pairs test/corpus/pending.ts
+ * lists (printed apart). Prints the agreement as a figure.
  *
  * The corpus namespace enforces and warns Pod Security "restricted" v1.28. A
  * Pod Security warning at the enforced level on a workload counts as a
@@ -13,16 +16,18 @@
  * hold are created for real first (and deleted at the end); their names carry
  * the corpus namespace, so that runs on a shared cluster do not meet.
  *
- * Usage: KUBECONFIG=... [CORPUS_NAMESPACE=...] npm run --silent agreement
+ * Usage: KUBECONFIG=... [CORPUS_NAMESPACE=...] npm run --silent agreement [-- --record FILE]
+ * (--record writes each case's answers, as JSON, for updating the corpus)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
-import { checksVerdict, CORPUS, CORPUS_NAMESPACE, CorpusCase, corpusFiles } from '../test/corpus/cases';
+import { checksVerdict, CORPUS, CORPUS_NAMESPACE, CorpusCase, corpusFiles, pendingReason, SERVER_VERSIONS, serverVerdict, ServerVersion, Verdict } from '../test/corpus/cases';
 
-interface ServerVerdict { verdict: 'accepted' | 'refused'; said: string }
+/** What the server answered: the verdict, the line that says why, and its warnings (not Pod Security's). */
+interface ServerVerdict { verdict: Verdict; said: string; warnings: string[] }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
@@ -49,7 +54,8 @@ function apply(c: CorpusCase, file: string): Promise<ServerVerdict> {
     child.stderr.on('data', (d) => { out += d; });
     child.on('close', (code) => {
       const warned = new RegExp(`Warning: would violate PodSecurity "${level}:`).test(out);
-      resolve({ verdict: code === 0 && !warned ? 'accepted' : 'refused', said: out.trim().split('\n').find((l) => /error|Error|Warning|invalid|forbidden/i.test(l)) ?? out.trim().split('\n')[0] ?? '' });
+      const warnings = out.split('\n').filter((l) => l.startsWith('Warning: ') && !l.startsWith('Warning: would violate PodSecurity')).map((l) => l.slice('Warning: '.length).trim());
+      resolve({ verdict: code === 0 && !warned ? 'accepted' : 'refused', said: out.trim().split('\n').find((l) => /error|Error|Warning|invalid|forbidden/i.test(l)) ?? out.trim().split('\n')[0] ?? '', warnings });
     });
   });
 }
@@ -83,13 +89,37 @@ function createPrerequisites(dir: string): string | undefined {
   return file;
 }
 
+/** The warnings recorded for this version that the server did not give, and those it gave that none recorded. */
+function warningProblems(c: CorpusCase, version: ServerVersion, given: string[]): string[] {
+  const recorded = c.warnings?.[version] ?? [];
+  return [
+    ...recorded.filter((r) => !given.some((g) => g.includes(r))).map((r) => `the corpus records the warning "${r}", the server gave none like it`),
+    ...given.filter((g) => !recorded.some((r) => g.includes(r))).map((g) => `the server warns "${g}", the corpus records no such warning`),
+  ];
+}
+
+interface Result { id: string; server: ServerVerdict; checks: Verdict; recorded: Verdict; pending?: string; checksWarnings: string[] }
+
 async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const record = args[0] === '--record' ? args[1] : undefined;
+  if (args.length > 0 && (record === undefined || args.length !== 2)) {
+    console.error(`agreement: unknown arguments "${args.join(' ')}"; usage: npm run agreement [-- --record FILE]`);
+    return 2;
+  }
   const version = kubectl('version', '-o', 'json');
   if (version.status !== 0) {
     console.error(`agreement: no cluster reachable: ${version.stderr.trim().split('\n').pop()}`);
     return 1;
   }
-  const server = JSON.parse(version.stdout).serverVersion?.gitVersion;
+  const serverVersion = JSON.parse(version.stdout).serverVersion;
+  const server: string = serverVersion?.gitVersion;
+  const minor = `${serverVersion?.major}.${String(serverVersion?.minor).replace(/\D+$/, '')}`;
+  if (!(SERVER_VERSIONS as readonly string[]).includes(minor)) {
+    console.error(`agreement: the server is ${server}; the corpus records the answers of ${SERVER_VERSIONS.join(' and ')} only`);
+    return 1;
+  }
+  const at = minor as ServerVersion;
   kubectl('delete', 'namespace', CORPUS_NAMESPACE, '--ignore-not-found', '--wait=true');
   const created = kubectl('create', 'namespace', CORPUS_NAMESPACE);
   if (created.status !== 0) {
@@ -102,36 +132,45 @@ async function main(): Promise<number> {
   try {
     prerequisites = createPrerequisites(dir);
     const files = corpusFiles(path.join(dir, 'cases'));
-    const results: Array<{ id: string; server: ServerVerdict; checks: 'accepted' | 'refused'; differs?: string; recorded: string }> = [];
+    const results: Result[] = [];
     const queue = [...CORPUS];
     const workers = Array.from({ length: 6 }, async () => {
       for (let c = queue.shift(); c; c = queue.shift()) {
         const file = files.get(c.id)!;
-        const { verdict } = checksVerdict(c, fs.readFileSync(file, 'utf-8'), file);
-        results.push({ id: c.id, server: await apply(c, file), checks: verdict, differs: c.differs, recorded: c.server });
+        const checks = checksVerdict(c, fs.readFileSync(file, 'utf-8'), file, at);
+        results.push({ id: c.id, server: await apply(c, file), checks: checks.verdict, recorded: serverVerdict(c, at), pending: pendingReason(c.id, at), checksWarnings: checks.warnings.map((f) => `${f.rule.id} ${f.path}`) });
       }
     });
     await Promise.all(workers);
     results.sort((a, b) => a.id.localeCompare(b.id));
+    if (record) {
+      fs.writeFileSync(record, JSON.stringify({ server, version: at, cases: results }, null, 1));
+    }
+    const byId = new Map(CORPUS.map((c) => [c.id, c]));
     const agree = results.filter((r) => r.server.verdict === r.checks);
     const problems: string[] = [];
     for (const r of results) {
       if (r.server.verdict !== r.recorded) {
-        problems.push(`${r.id}: the corpus records "${r.recorded}" but ${server} says ${r.server.verdict}: ${r.server.said}`);
+        problems.push(`${r.id}: the corpus records "${r.recorded}" at ${at} but ${server} says ${r.server.verdict}: ${r.server.said}`);
       }
-      if (r.differs === undefined && r.server.verdict !== r.checks) {
-        problems.push(`${r.id}: the server says ${r.server.verdict} (${r.server.said}), the checks say ${r.checks}`);
+      for (const w of warningProblems(byId.get(r.id)!, at, r.server.warnings)) {
+        problems.push(`${r.id}: ${w}`);
       }
-      if (r.differs !== undefined && r.server.verdict === r.checks) {
-        problems.push(`${r.id}: listed as differing (${r.differs}) but both say ${r.checks}`);
+      if (r.pending === undefined && r.server.verdict !== r.checks) {
+        problems.push(`${r.id}: the server says ${r.server.verdict} (${r.server.said}), the checks at ${at} say ${r.checks}`);
+      }
+      if (r.pending !== undefined && r.server.verdict === r.checks) {
+        problems.push(`${r.id}: listed as pending at ${at} (${r.pending}) but both say ${r.checks}: remove it from test/corpus/pending.ts`);
       }
     }
-    for (const r of results.filter((x) => x.differs)) {
-      console.log(`   differs on purpose: ${r.id}: server ${r.server.verdict}, checks ${r.checks}: ${r.differs}`);
+    const pending = results.filter((r) => r.pending !== undefined && r.server.verdict !== r.checks);
+    for (const r of pending) {
+      console.log(`   pending at ${at}: ${r.id}: server ${r.server.verdict}, checks ${r.checks}: ${r.pending}`);
     }
+    const warned = results.filter((r) => r.server.warnings.length > 0).length;
     const percent = (100 * agree.length / results.length).toFixed(1);
-    const listed = results.filter((r) => r.differs !== undefined && r.server.verdict !== r.checks).length;
-    console.log(`agreement with ${server}: ${agree.length}/${results.length} manifests (${percent}%); of ${results.length - agree.length} disagreements ${listed} are listed 1.28-vs-1.32 differences; ${problems.length} problem(s)`);
+    const unexplained = results.length - agree.length - pending.length;
+    console.log(`agreement with ${server} at --kubernetes-version ${at}: ${agree.length}/${results.length} manifests (${percent}%); ${results.length - agree.length} disagreement(s): ${pending.length} pending (test/corpus/pending.ts), ${unexplained} unexplained; ${warned} case(s) with server warnings; ${problems.length} problem(s)`);
     for (const p of problems) {
       console.error(`   MISMATCH ${p}`);
     }

@@ -14,23 +14,57 @@ export const CORPUS_NAMESPACE = process.env.CORPUS_NAMESPACE || 'corpus';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Obj = Record<string, any>;
 
+/**
+ * The Kubernetes minors whose API servers CI asks every case (the local
+ * cluster's bundles, e2e/cluster.sh): each case records each one's verdict.
+ */
+export const SERVER_VERSIONS = ['1.32', '1.35'] as const;
+/** A version of {@link SERVER_VERSIONS}. */
+export type ServerVersion = (typeof SERVER_VERSIONS)[number];
+/**
+ * The versions the checks are held to the corpus at, offline: their default,
+ * 1.28 (no server of it runs in CI), and each server's.
+ */
+export const CHECKED_VERSIONS = ['1.28', ...SERVER_VERSIONS] as const;
+/** A version of {@link CHECKED_VERSIONS}. */
+export type CheckedVersion = (typeof CHECKED_VERSIONS)[number];
+/** A server's answer to a file. */
+export type Verdict = 'accepted' | 'refused';
+
+/** What depends on the Kubernetes version in a case: one server's verdict, 1.28's, the warnings. */
+export interface VersionFacts {
+  /** The verdict of this version's server, where it is not {@link CorpusCase.server} (measured by e2e/agreement.ts). */
+  readonly servers?: { readonly [V in ServerVersion]?: Verdict };
+  /**
+   * The verdict of a 1.28 server, where it is not the 1.32 one's. Not
+   * measured (CI runs no 1.28 server): read from the 1.28 sources and schema,
+   * and said in `why`.
+   */
+  readonly at128?: Verdict;
+  /**
+   * The warnings this version's server gives (not Pod Security's "would
+   * violate", which is a verdict): a text each warning line holds, starting
+   * with the field path the server names. A server version not listed gives
+   * none. The 1.28 entry, when given, is read from the 1.28 sources, not
+   * measured; without it the checks' warnings are not held at 1.28.
+   */
+  readonly warnings?: { readonly [V in CheckedVersion]?: readonly string[] };
+  /** Why the answer depends on the version: the release, the feature gate, the Kubernetes function. */
+  readonly why?: string;
+}
+
 /** One manifest and the verdict the API server gives it. */
-export interface CorpusCase {
+export interface CorpusCase extends VersionFacts {
   /** A file name stem: `daemonset-maxsurge-and-maxunavailable`. */
   readonly id: string;
   /** The objects of the file. */
   readonly objects: Obj[];
   /** The file's text, when it is not the objects' YAML (a YAML-level case); the objects are then empty. */
   readonly text?: string;
-  /** Whether the server accepts the file (and Pod Security admits its pods). */
-  readonly server: 'accepted' | 'refused';
+  /** Whether the server accepts the file (and Pod Security admits its pods): every server version's verdict, but where `servers` gives another. */
+  readonly server: Verdict;
   /** `kubectl apply --server-side` (no last-applied annotation), for objects larger than client-side apply takes. */
   readonly apply?: 'server-side';
-  /**
-   * Set when the checks' verdict differs from a 1.32 server's for a reason
-   * that 1.28 and 1.32 differ in; the checks' verdict is then the opposite.
-   */
-  readonly differs?: string;
 }
 
 export const labels = { app: 'agent' };
@@ -111,12 +145,22 @@ export const crd = (): Obj => ({
   },
 });
 
-/** A case from a base object and a change to it. */
-export function make(id: string, base: () => Obj, server: CorpusCase['server'], change: (o: Obj, p: Obj, c: Obj) => void = () => undefined, differs?: string): CorpusCase {
+/** A case from a base object and a change to it (and what in it depends on the version). */
+export function make(id: string, base: () => Obj, server: CorpusCase['server'], change: (o: Obj, p: Obj, c: Obj) => void = () => undefined, versions: VersionFacts = {}): CorpusCase {
   const o = base();
   const p = o.spec?.template?.spec ?? o.spec?.jobTemplate?.spec?.template?.spec ?? o.spec ?? {};
   change(o, p, p.containers?.[0] ?? {});
-  return { id, objects: [o], server, differs };
+  return { id, objects: [o], server, ...versions };
+}
+
+/** The verdict of this version's server on a case (recorded). */
+export function serverVerdict(c: CorpusCase, version: ServerVersion): Verdict {
+  return c.servers?.[version] ?? c.server;
+}
+
+/** The verdict the checks must give at this version: that server's, and for 1.28 a 1.28 server's. */
+export function expectedVerdict(c: CorpusCase, version: CheckedVersion): Verdict {
+  return version === '1.28' ? c.at128 ?? serverVerdict(c, '1.32') : serverVerdict(c, version);
 }
 
 /** The verdicts, short, for the case lists. */
@@ -125,13 +169,16 @@ export const no = 'refused' as const;
 
 /**
  * A Namespace of the corpus with Pod Security labels (`enforce`, and `warn`
- * when given); cases that use one hold it, and agreement.ts creates it first.
+ * when given, and `enforce-version` when given); cases that use one hold it,
+ * and agreement.ts creates it first.
  */
-export function podSecurityNamespace(enforce: string | undefined, warn?: string): Obj {
+export function podSecurityNamespace(enforce: string | undefined, warn?: string, enforceVersion?: string): Obj {
   const labels: Record<string, string> = {};
   if (enforce) labels['pod-security.kubernetes.io/enforce'] = enforce;
+  if (enforceVersion) labels['pod-security.kubernetes.io/enforce-version'] = enforceVersion;
   if (warn) labels['pod-security.kubernetes.io/warn'] = warn;
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${CORPUS_NAMESPACE}-${enforce ?? 'unlabelled'}${warn ? `-warn-${warn}` : ''}`, labels } };
+  const version = enforceVersion ? `-${enforceVersion.replace(/\./g, '-')}` : '';
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${CORPUS_NAMESPACE}-${enforce ?? 'unlabelled'}${version}${warn ? `-warn-${warn}` : ''}`, labels } };
 }
 
 /** A case of objects in a namespace of the input with these Pod Security labels. */
@@ -140,8 +187,8 @@ export function inNamespace(id: string, ns: Obj, server: CorpusCase['server'], .
 }
 
 /** A case from a base object and a change, in a namespace of the input with these Pod Security labels. */
-export function makeIn(id: string, ns: Obj, base: () => Obj, server: CorpusCase['server'], change: (o: Obj, p: Obj, c: Obj) => void = () => undefined): CorpusCase {
-  return inNamespace(id, ns, server, ...make(id, base, server, change).objects);
+export function makeIn(id: string, ns: Obj, base: () => Obj, server: CorpusCase['server'], change: (o: Obj, p: Obj, c: Obj) => void = () => undefined, versions: VersionFacts = {}): CorpusCase {
+  return { ...inNamespace(id, ns, server, ...make(id, base, server, change).objects), ...versions };
 }
 
 /** A case whose file is this YAML text (for what the objects' YAML cannot show). */

@@ -3,23 +3,29 @@
  * that do not. Each case is one file (`<id>.yaml`, written by
  * `corpusFiles()`), and records the verdict the API server gives with
  * `kubectl apply --dry-run=server --validate=strict` in a namespace that
- * enforces and warns Pod Security "restricted". The unit test
- * (corpus.test.ts) holds the checks to these verdicts offline; the CI test
- * (e2e/agreement.ts) asks a real Kubernetes 1.32 API server.
+ * enforces and warns Pod Security "restricted" v1.28, per server version
+ * where the versions differ (bases.ts: SERVER_VERSIONS, VersionFacts). The
+ * unit test (corpus.test.ts) holds the checks at each version to these
+ * verdicts offline; the CI test (e2e/agreement.ts) asks real Kubernetes 1.32
+ * and 1.35 API servers and judges each case by the checks at the server's
+ * version.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { checkInputs, CheckOptions, Finding, isBlocking } from '../../lib/checks';
-import { barePod, clusterRole, clusterRoleBinding, configMap, CORPUS_NAMESPACE, CorpusCase, crd, cronJob, daemonSet, deployment, job, labels, make, namespace, no, ok, pdb, priorityClass, replicaSet, role, roleBinding, secret, service, serviceAccount, statefulSet } from './bases';
+import { barePod, CheckedVersion, clusterRole, clusterRoleBinding, configMap, CORPUS_NAMESPACE, CorpusCase, crd, cronJob, daemonSet, deployment, job, labels, make, namespace, no, ok, pdb, priorityClass, replicaSet, role, roleBinding, secret, service, serviceAccount, statefulSet } from './bases';
 import { CUSTOM_RESOURCES } from './custom-resources';
 import { LISTS } from './lists';
+import { PENDING } from './pending';
 import { POD_SECURITY_LEVELS } from './pod-security-levels';
 import { SELECTORS_AND_GROUPS } from './selectors-and-groups';
 import { TOO_LENIENT } from './too-lenient';
 import { TOO_STRICT } from './too-strict';
+import { VERSIONED } from './versioned';
 
-export { CORPUS_NAMESPACE, CorpusCase } from './bases';
+export { CHECKED_VERSIONS, CheckedVersion, CORPUS_NAMESPACE, CorpusCase, expectedVerdict, SERVER_VERSIONS, serverVerdict, ServerVersion, Verdict } from './bases';
+export { PENDING } from './pending';
 
 /** Every case, in a stable order. */
 export const CORPUS: readonly CorpusCase[] = [
@@ -58,8 +64,8 @@ export const CORPUS: readonly CorpusCase[] = [
   make('schema-int32-overflow', daemonSet, no, (o) => { o.spec.revisionHistoryLimit = 3000000000; }),
   make('schema-missing-container-name', daemonSet, no, (_, __, c) => { delete c.name; }),
   make('schema-labels-not-strings', daemonSet, no, (o) => { o.metadata.labels = { app: 'agent', tier: 1 }; }),
-  make('schema-field-from-1.30', daemonSet, ok, (_, p) => { p.containers[0].securityContext.appArmorProfile = { type: 'RuntimeDefault' }; }, 'appArmorProfile exists since 1.30: a 1.32 server accepts it, a 1.28 server drops it, so the checks refuse it'),
-  make('schema-sleep-action-from-1.29', daemonSet, ok, (_, __, c) => { c.lifecycle = { preStop: { sleep: { seconds: 1 } } }; }, 'lifecycle sleep exists since 1.29: a 1.32 server accepts it, so the checks (1.28) refuse it'),
+  make('schema-field-from-1.30', daemonSet, ok, (_, p) => { p.containers[0].securityContext.appArmorProfile = { type: 'RuntimeDefault' }; }, { at128: no, why: 'appArmorProfile exists since 1.30 (a field unknown to 1.28: --validate=strict refuses it)' }),
+  make('schema-sleep-action-from-1.29', daemonSet, ok, (_, __, c) => { c.lifecycle = { preStop: { sleep: { seconds: 1 } } }; }, { at128: no, why: 'the lifecycle sleep action exists since 1.29 (PodLifecycleSleepAction): a field unknown to 1.28' }),
 
   // Removed and unknown apiVersions.
   make('api-removed-batch-v1beta1-cronjob', cronJob, no, (o) => { o.apiVersion = 'batch/v1beta1'; }),
@@ -90,7 +96,7 @@ export const CORPUS: readonly CorpusCase[] = [
   make('container-pull-policy-never', daemonSet, ok, (_, __, c) => { c.imagePullPolicy = 'Never'; }),
   make('container-termination-message-policy-bad', daemonSet, no, (_, __, c) => { c.terminationMessagePolicy = 'Stdout'; }),
   make('container-no-containers', daemonSet, no, (_, p) => { p.containers = []; }),
-  make('container-restart-policy-on-app-container', daemonSet, no, (_, __, c) => { c.restartPolicy = 'Always'; }),
+  make('container-restart-policy-on-app-container', daemonSet, no, (_, __, c) => { c.restartPolicy = 'Always'; }, { servers: { '1.35': ok }, why: 'a restartPolicy on an app container: ContainerRestartRules, on by default in 1.35' }),
 
   // Ports.
   make('port-out-of-range', daemonSet, no, (_, __, c) => { c.ports = [{ containerPort: 70000 }]; }),
@@ -103,8 +109,8 @@ export const CORPUS: readonly CorpusCase[] = [
   make('port-protocol-udp', daemonSet, ok, (_, __, c) => { c.ports = [{ containerPort: 9100, protocol: 'UDP' }]; }),
 
   // Env.
-  make('env-name-bad', daemonSet, ok, (_, __, c) => { c.env = [{ name: '1NODE', value: 'x' }]; }, 'a name that starts with a digit: 1.28 refuses it (ValidateEnv), 1.32 accepts it (RelaxedEnvironmentVariableValidation, on by default since 1.32)'),
-  make('env-name-space', daemonSet, ok, (_, __, c) => { c.env = [{ name: 'NODE NAME', value: 'x' }]; }, 'a name with a space: 1.28 refuses it (ValidateEnv), 1.32 accepts any printable name without "=" (RelaxedEnvironmentVariableValidation)'),
+  make('env-name-bad', daemonSet, ok, (_, __, c) => { c.env = [{ name: '1NODE', value: 'x' }]; }, { at128: no, why: 'a name that starts with a digit: 1.28 refuses it (ValidateEnv), 1.32 accepts it (RelaxedEnvironmentVariableValidation, on by default since 1.32)' }),
+  make('env-name-space', daemonSet, ok, (_, __, c) => { c.env = [{ name: 'NODE NAME', value: 'x' }]; }, { at128: no, why: 'a name with a space: 1.28 refuses it (ValidateEnv), 1.32 accepts any printable name without "=" (RelaxedEnvironmentVariableValidation)' }),
   make('env-name-equals', daemonSet, no, (_, __, c) => { c.env = [{ name: 'A=B', value: 'x' }]; }),
   make('env-name-with-dot', daemonSet, ok, (_, __, c) => { c.env = [{ name: 'node.name', value: 'x' }]; }),
   make('env-value-and-value-from', daemonSet, no, (_, __, c) => { c.env = [{ name: 'N', value: 'x', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }]; }),
@@ -226,7 +232,7 @@ export const CORPUS: readonly CorpusCase[] = [
   make('restart-bad-value', barePod, no, (_, p) => { p.restartPolicy = 'Sometimes'; }),
   make('restart-always-in-job', job, no, (_, p) => { p.restartPolicy = 'Always'; }),
   make('restart-onfailure-in-job', job, ok, (_, p) => { p.restartPolicy = 'OnFailure'; }),
-  make('grace-negative', daemonSet, ok, (_, p) => { p.terminationGracePeriodSeconds = -1; }),
+  make('grace-negative', daemonSet, ok, (_, p) => { p.terminationGracePeriodSeconds = -1; }, { warnings: { '1.32': ['spec.template.spec.terminationGracePeriodSeconds: must be >= 0'], '1.35': ['spec.template.spec.terminationGracePeriodSeconds: must be >= 0'] } }),
   make('grace-zero', daemonSet, ok, (_, p) => { p.terminationGracePeriodSeconds = 0; }),
   make('active-deadline-in-daemonset', daemonSet, no, (_, p) => { p.activeDeadlineSeconds = 60; }),
   make('priority-class-name-bad', daemonSet, no, (_, p) => { p.priorityClassName = 'Critical'; }),
@@ -296,7 +302,7 @@ export const CORPUS: readonly CorpusCase[] = [
   make('configmap-binary', configMap, ok, (o) => { o.binaryData = { 'logo.png': 'iVBORw0KGgo=' }; }),
   make('configmap-too-big', configMap, no, (o) => { o.data = { big: 'x'.repeat(1024 * 1024 + 1) }; }),
   make('secret-tls-missing-key', secret, no, (o) => { o.type = 'kubernetes.io/tls'; o.stringData = { 'tls.crt': 'x' }; }),
-  make('secret-tls', secret, ok, (o) => { o.type = 'kubernetes.io/tls'; o.stringData = { 'tls.crt': 'x', 'tls.key': 'z' }; }),
+  make('secret-tls', secret, ok, (o) => { o.type = 'kubernetes.io/tls'; o.stringData = { 'tls.crt': 'x', 'tls.key': 'z' }; }, { warnings: { '1.32': ['tls: failed to find any PEM data in certificate input'], '1.35': ['tls: failed to find any PEM data in certificate input'] } }),
   make('secret-bad-key', secret, no, (o) => { o.stringData = { 'a/b': 'x' }; }),
   make('secret-data-not-base64', secret, no, (o) => { o.data = { token: 'not base64!' }; }),
 
@@ -330,6 +336,7 @@ export const CORPUS: readonly CorpusCase[] = [
   ...CUSTOM_RESOURCES,
   ...LISTS,
   ...SELECTORS_AND_GROUPS,
+  ...VERSIONED,
 ];
 
 /** The YAML text of a case. */
@@ -350,16 +357,59 @@ export function corpusFiles(dir: string): Map<string, string> {
 }
 
 /**
- * The checks' verdict on a case's text: refused when a finding blocks, or
- * when it holds no object at all (kubectl: "no objects passed to apply").
+ * The checks' verdict on a case's text at a Kubernetes version: refused when
+ * a finding blocks, or when it holds no object at all (kubectl: "no objects
+ * passed to apply"); and the warnings (the findings that do not block).
  */
-export function checksVerdict(c: CorpusCase, text: string, file: string): { verdict: 'accepted' | 'refused'; blocking: Finding[] } {
-  const report = checkInputs([{ file, text }], corpusOptions(c));
+export function checksVerdict(c: CorpusCase, text: string, file: string, version: CheckedVersion): { verdict: 'accepted' | 'refused'; blocking: Finding[]; warnings: Finding[] } {
+  const report = checkInputs([{ file, text }], corpusOptions(c, version));
   const blocking = report.findings.filter(isBlocking);
-  return { verdict: blocking.length > 0 || report.objects === 0 ? 'refused' : 'accepted', blocking };
+  return { verdict: blocking.length > 0 || report.objects === 0 ? 'refused' : 'accepted', blocking, warnings: report.findings.filter((f) => !isBlocking(f)) };
 }
 
-/** The options the checks judge a case with: as the case is applied. */
-export function corpusOptions(c: CorpusCase): CheckOptions {
-  return { apply: c.apply ?? 'client-side' };
+/** The options the checks judge a case with: as the case is applied, at this version (`--kubernetes-version`). */
+export function corpusOptions(c: CorpusCase, version: CheckedVersion): CheckOptions {
+  return { apply: c.apply ?? 'client-side', kubernetesVersion: version };
+}
+
+/**
+ * A field path as the server and the checks both write it, for comparing
+ * them: `metadata.annotations[a/b]` and `metadata.annotations.a/b` are one.
+ */
+export function normalPath(path: string): string {
+  return path.replace(/\[["']?([^\]"']*)["']?\]/g, '.$1');
+}
+
+/**
+ * The server's warnings the checks give too, at the versions the server
+ * gives them (issue 26: the AppArmor annotation from 1.30, PreferClose at
+ * 1.35; and duplicate ports). The other warnings the corpus records (a
+ * dotted Job name, a TLS certificate without PEM data, ...) are the server's
+ * hints, held against the server only (e2e/agreement.ts).
+ */
+export const MIRRORED_WARNINGS: readonly RegExp[] = [/deprecated since v1\.30/, /"PreferClose" is deprecated/, /duplicate port definition/];
+
+/**
+ * The field paths of the mirrored warnings a case's server gives at this
+ * version; undefined at 1.28 when the case records nothing for 1.28 (no
+ * server of it runs here).
+ */
+export function mirroredWarningPaths(c: CorpusCase, version: CheckedVersion): string[] | undefined {
+  const recorded = version === '1.28' ? c.warnings?.['1.28'] : c.warnings?.[version] ?? [];
+  return recorded?.filter((w) => MIRRORED_WARNINGS.some((m) => m.test(w))).map(warningPath);
+}
+
+/** The field path a server's warning names: the text before its first ": ". */
+export function warningPath(warning: string): string {
+  return normalPath(warning.replace(/^Warning: /, '').split(': ')[0]);
+}
+
+/** The key of a (case, version) pair in PENDING: `<id>@<version>`, or `<id>@<version> warnings` for its warnings. */
+export function pendingKey(id: string, version: CheckedVersion, what: 'verdict' | 'warnings' = 'verdict'): string {
+  return what === 'verdict' ? `${id}@${version}` : `${id}@${version} warnings`;
+}
+
+/** Why the checks at this version do not yet give a case's recorded answer, when PENDING lists it. */
+export function pendingReason(id: string, version: CheckedVersion, what: 'verdict' | 'warnings' = 'verdict'): string | undefined {
+  return PENDING[pendingKey(id, version, what)];
 }

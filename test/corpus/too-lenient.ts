@@ -58,9 +58,9 @@ export const TOO_LENIENT: readonly CorpusCase[] = [
 
   // AppArmor annotations name a container of the pod and a valid profile.
   make('apparmor-unknown-container', daemonSet, no, (o) => { o.spec.template.metadata.annotations = { 'container.apparmor.security.beta.kubernetes.io/other': 'runtime/default' }; }),
-  make('apparmor-known-container', daemonSet, ok, (o) => { o.spec.template.metadata.annotations = { 'container.apparmor.security.beta.kubernetes.io/main': 'runtime/default' }; }),
+  make('apparmor-known-container', daemonSet, ok, (o) => { o.spec.template.metadata.annotations = { 'container.apparmor.security.beta.kubernetes.io/main': 'runtime/default' }; }, { warnings: { '1.28': [], '1.32': ['spec.template.metadata.annotations[container.apparmor.security.beta.kubernetes.io/main]: deprecated since v1.30'], '1.35': ['spec.template.metadata.annotations[container.apparmor.security.beta.kubernetes.io/main]: deprecated since v1.30'] }, why: 'the AppArmor annotations are deprecated since 1.30 (GetWarningsForPod)' }),
   make('apparmor-bad-profile', daemonSet, no, (o) => { o.spec.template.metadata.annotations = { 'container.apparmor.security.beta.kubernetes.io/main': 'foo' }; }),
-  make('apparmor-localhost-profile', daemonSet, ok, (o) => { o.spec.template.metadata.annotations = { 'container.apparmor.security.beta.kubernetes.io/main': 'localhost/agent' }; }),
+  make('apparmor-localhost-profile', daemonSet, ok, (o) => { o.spec.template.metadata.annotations = { 'container.apparmor.security.beta.kubernetes.io/main': 'localhost/agent' }; }, { warnings: { '1.28': [], '1.32': ['spec.template.metadata.annotations[container.apparmor.security.beta.kubernetes.io/main]: deprecated since v1.30'], '1.35': ['spec.template.metadata.annotations[container.apparmor.security.beta.kubernetes.io/main]: deprecated since v1.30'] } }),
   make('apparmor-unknown-container-on-pod', barePod, no, (o) => { o.metadata.annotations = { 'container.apparmor.security.beta.kubernetes.io/sidecar': 'runtime/default' }; }),
 
   // A ReplicationController needs a selector, or template labels to default it from.
@@ -91,7 +91,7 @@ export const TOO_LENIENT: readonly CorpusCase[] = [
   make('seccomp-annotation-agrees', daemonSet, ok, (o) => { o.spec.template.metadata.annotations = { 'seccomp.security.alpha.kubernetes.io/pod': 'runtime/default' }; }),
   make('seccomp-annotation-docker-default', daemonSet, ok, (o) => { o.spec.template.metadata.annotations = { 'seccomp.security.alpha.kubernetes.io/pod': 'docker/default' }; }),
   make('seccomp-annotation-bad-value', daemonSet, no, (o) => { o.spec.template.metadata.annotations = { 'seccomp.security.alpha.kubernetes.io/pod': 'bogus' }; }),
-  make('seccomp-container-annotation-without-field', daemonSet, ok, (o) => { o.spec.template.metadata.annotations = { 'container.seccomp.security.alpha.kubernetes.io/main': 'unconfined' }; }),
+  make('seccomp-container-annotation-without-field', daemonSet, ok, (o) => { o.spec.template.metadata.annotations = { 'container.seccomp.security.alpha.kubernetes.io/main': 'unconfined' }; }, { warnings: { '1.32': ['spec.template.metadata.annotations[container.seccomp.security.alpha.kubernetes.io/main]: non-functional in v1.27+'], '1.35': ['spec.template.metadata.annotations[container.seccomp.security.alpha.kubernetes.io/main]: non-functional in v1.27+'] } }),
   make('seccomp-container-annotation-contradicts-field', daemonSet, no, (o, _, c) => {
     o.spec.template.metadata.annotations = { 'container.seccomp.security.alpha.kubernetes.io/main': 'unconfined' };
     c.securityContext.seccompProfile = { type: 'RuntimeDefault' };
@@ -107,12 +107,15 @@ export const TOO_LENIENT: readonly CorpusCase[] = [
   inNamespace('hostport-host-network-same-port-pod', privileged, no, podObject('hp', { ...plainPod(container('a', [{ containerPort: 8080 }]), container('b', [{ containerPort: 8080 }])), hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' })),
   inNamespace('hostport-twice-in-daemonset', privileged, no, daemonSetOf(plainPod(container('a', [{ containerPort: 80, hostPort: 8080 }]), container('b', [{ containerPort: 81, hostPort: 8080 }])))),
   // A template is not defaulted: the server only warns ("duplicate port definition"); its pods would be refused.
-  inNamespace('hostport-host-network-same-port-daemonset', privileged, ok, daemonSetOf({ ...plainPod(container('a', [{ containerPort: 8080 }]), container('b', [{ containerPort: 8080 }])), hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' })),
+  {
+    ...inNamespace('hostport-host-network-same-port-daemonset', privileged, ok, daemonSetOf({ ...plainPod(container('a', [{ containerPort: 8080 }]), container('b', [{ containerPort: 8080 }])), hostNetwork: true, dnsPolicy: 'ClusterFirstWithHostNet' })),
+    warnings: { '1.32': ['spec.template.spec.containers[1].ports[0]: duplicate port definition'], '1.35': ['spec.template.spec.containers[1].ports[0]: duplicate port definition'] },
+  },
   inNamespace('hostport-init-and-container', privileged, ok, podObject('hp', { ...plainPod(container('a', [{ containerPort: 81, hostPort: 8080 }])), initContainers: [container('i', [{ containerPort: 80, hostPort: 8080 }])] })),
   inNamespace('hostport-other-host-ip', privileged, ok, podObject('hp', plainPod(container('a', [{ containerPort: 80, hostPort: 8080, hostIP: '127.0.0.1' }]), container('b', [{ containerPort: 81, hostPort: 8080 }])))),
   inNamespace('hostport-other-protocol', privileged, ok, podObject('hp', plainPod(container('a', [{ containerPort: 80, hostPort: 8080 }]), container('b', [{ containerPort: 81, hostPort: 8080, protocol: 'UDP' }])))),
 
   // A Pod and a template with the same port twice but no host port: a warning.
-  make('port-duplicate-container-port', deployment, ok, (_, p, c) => { p.containers.push({ ...structuredClone(c), name: 'twin', ports: [{ containerPort: 8080 }] }); c.ports = [{ containerPort: 8080 }]; }),
-  make('statefulset-ephemeral-container', statefulSet, ok, (_, p, c) => { p.ephemeralContainers = [{ ...structuredClone(c), name: 'debug' }]; delete p.ephemeralContainers[0].resources; }),
+  make('port-duplicate-container-port', deployment, ok, (_, p, c) => { p.containers.push({ ...structuredClone(c), name: 'twin', ports: [{ containerPort: 8080 }] }); c.ports = [{ containerPort: 8080 }]; }, { warnings: { '1.32': ['spec.template.spec.containers[1].ports[0]: duplicate port definition'], '1.35': ['spec.template.spec.containers[1].ports[0]: duplicate port definition'] } }),
+  make('statefulset-ephemeral-container', statefulSet, ok, (_, p, c) => { p.ephemeralContainers = [{ ...structuredClone(c), name: 'debug' }]; delete p.ephemeralContainers[0].resources; }, { servers: { '1.35': no }, why: 'a StatefulSet\'s pod template is validated in 1.35 (ephemeral containers not allowed in a template); 1.32 does not validate it' }),
 ];

@@ -29,7 +29,7 @@ export const TOO_STRICT: readonly CorpusCase[] = [
   make('name-configmap-colon', configMap, no, (o) => { o.metadata.name = 'agent:config'; }),
   make('name-configmap-leading-digit', configMap, ok, (o) => { o.metadata.name = '1config'; }),
   make('name-deployment-upper-case', deployment, no, (o) => { o.metadata.name = 'Web'; }),
-  make('name-job-dotted', job, ok, (o) => { o.metadata.name = 'job.nightly'; }),
+  make('name-job-dotted', job, ok, (o) => { o.metadata.name = 'job.nightly'; }, { warnings: { '1.32': ['metadata.name: this is used in Pod names and hostnames'], '1.35': ['metadata.name: this is used in Pod names and hostnames'] } }),
   make('name-secret-too-long', secret, no, (o) => { o.metadata.name = 's'.repeat(254); }),
   make('name-secret-253', secret, ok, (o) => { o.metadata.name = 's'.repeat(253); }),
 
@@ -38,10 +38,10 @@ export const TOO_STRICT: readonly CorpusCase[] = [
     o.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }];
     c.volumeMounts = [{ name: 'data', mountPath: '/data' }];
   }),
-  make('statefulset-mount-undefined', statefulSet, ok, (_, __, c) => { c.volumeMounts = [{ name: 'nodata', mountPath: '/data' }]; }),
+  make('statefulset-mount-undefined', statefulSet, ok, (_, __, c) => { c.volumeMounts = [{ name: 'nodata', mountPath: '/data' }]; }, { servers: { '1.35': no }, why: 'a StatefulSet\'s pod template is validated in 1.35, not in 1.32' }),
   make('statefulset-no-service-name', statefulSet, ok, (o) => { delete o.spec.serviceName; }),
-  make('statefulset-template-bad-pull-policy', statefulSet, ok, (_, __, c) => { c.imagePullPolicy = 'Sometimes'; }),
-  make('statefulset-template-no-container-name', statefulSet, ok, (_, __, c) => { delete c.name; }),
+  make('statefulset-template-bad-pull-policy', statefulSet, ok, (_, __, c) => { c.imagePullPolicy = 'Sometimes'; }, { servers: { '1.35': no }, why: 'a StatefulSet\'s pod template is validated in 1.35, not in 1.32' }),
+  make('statefulset-template-no-container-name', statefulSet, ok, (_, __, c) => { delete c.name; }, { servers: { '1.35': no }, why: 'a StatefulSet\'s pod template is validated in 1.35, not in 1.32' }),
   make('statefulset-template-restart-never', statefulSet, no, (_, p) => { p.restartPolicy = 'Never'; }),
   make('statefulset-template-host-pid', statefulSet, no, (_, p) => { p.hostPID = true; }),
   make('deployment-mount-undefined', deployment, no, (_, __, c) => { c.volumeMounts = [{ name: 'nodata', mountPath: '/data' }]; }),
@@ -62,10 +62,10 @@ export const TOO_STRICT: readonly CorpusCase[] = [
   make('null-containers', daemonSet, no, (_, p) => { p.containers = null; }),
 
   // Fields the server drops while their feature gate is off.
-  make('dropped-proc-mount-unmasked', daemonSet, ok, (_, __, c) => { c.securityContext.procMount = 'Unmasked'; }),
-  make('dropped-proc-mount-bogus', daemonSet, ok, (_, __, c) => { c.securityContext.procMount = 'Bogus'; }),
+  make('dropped-proc-mount-unmasked', daemonSet, ok, (_, __, c) => { c.securityContext.procMount = 'Unmasked'; }, { servers: { '1.35': no }, why: 'ProcMountType is on by default since 1.33: 1.35 keeps procMount and validates it (Unmasked needs hostUsers: false); 1.32 drops it' }),
+  make('dropped-proc-mount-bogus', daemonSet, ok, (_, __, c) => { c.securityContext.procMount = 'Bogus'; }, { servers: { '1.35': no }, why: 'ProcMountType is on by default since 1.33: 1.35 validates procMount' }),
   make('dropped-host-users', daemonSet, ok, (_, p) => { p.hostUsers = false; }),
-  make('dropped-resize-policy', daemonSet, ok, (_, __, c) => { c.resizePolicy = [{ resourceName: 'cpux', restartPolicy: 'Bogus' }]; }),
+  make('dropped-resize-policy', daemonSet, ok, (_, __, c) => { c.resizePolicy = [{ resourceName: 'cpux', restartPolicy: 'Bogus' }]; }, { servers: { '1.35': no }, why: 'InPlacePodVerticalScaling is on by default since 1.33: 1.35 validates resizePolicy; 1.32 drops it' }),
 
   // ConfigMap and Secret sizes are bytes: binaryData and Secret data decoded.
   { ...make('configmap-binary-900k-bytes', configMap, ok, (o) => { o.binaryData = { blob: base64Of(900_000) }; }), apply: 'server-side' },
