@@ -81,7 +81,8 @@ function manyDaemonSetsSection(): string[][] {
 
 function manyVariantsSection(): string[][] {
   // One app of N variant charts, with this library's linear rendering and with
-  // cdk8s' own Chart.toJson (which re-resolves the whole app for every chart).
+  // cdk8s' own Chart.toJson (which re-resolves and re-validates the whole app for
+  // every chart: the app-wide checks keep their result until the app changes).
   const app = path.join(root, 'bench', 'many-variants-app.ts');
   const runApp = (n: number, mode: string) => {
     const out = path.join(scratch, `variants-${mode}-${n}`);
@@ -113,7 +114,9 @@ function manyVariantsSection(): string[][] {
     rows.push([`synth ${n} variant chart(s): time, peak memory`, `${(o.ms / 1000).toFixed(2)} s, ${o.maxRssMiB.toFixed(0)} MiB`,
       `${(o.ms / ours.get(1)!.ms).toFixed(1)}x one chart; cdk8s Chart.toJson: ${(s.ms / 1000).toFixed(2)} s (${(s.ms / stock.get(1)!.ms).toFixed(1)}x)`]);
   }
-  rows.push(['1000 charts / 1 chart (goal <= 8x)', `${(ours.get(1000)!.ms / ours.get(1)!.ms).toFixed(1)}x`, same ? 'output identical to cdk8s Chart.toJson' : 'OUTPUT DIFFERS']);
+  // Both ways held to the goal side by side: the app-wide checks must not make cdk8s' own per-chart rendering quadratic.
+  rows.push(['1000 charts / 1 chart: App.synth, cdk8s Chart.toJson (goal <= 8x each)',
+    `${(ours.get(1000)!.ms / ours.get(1)!.ms).toFixed(1)}x, ${(stock.get(1000)!.ms / stock.get(1)!.ms).toFixed(1)}x`, same ? 'output identical to cdk8s Chart.toJson' : 'OUTPUT DIFFERS']);
   return rows;
 }
 

@@ -49,7 +49,9 @@ export function nameClashes(constructs: readonly IConstruct[]): string[] {
     const key = objectKey(c);
     const byToken = index.get(key) ?? new Map<unknown, Map<Chart, ApiObject[]>>();
     const byChart = byToken.get(token) ?? new Map<Chart, ApiObject[]>();
-    byChart.set(chart, [...(byChart.get(chart) ?? []), c]);
+    const objects = byChart.get(chart) ?? [];
+    objects.push(c);
+    byChart.set(chart, objects);
     byToken.set(token, byChart);
     index.set(key, byToken);
   }

@@ -1,7 +1,7 @@
 import { ApiObject, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
-import { appCheck } from './app-checks';
+import { appChanged, appCheck } from './app-checks';
 import { isAtLeastAsStrict } from './checks/pod-security';
 import { KubernetesVersion } from './checks/versions';
 import { clusterScoped } from './cluster-scoped';
@@ -57,12 +57,20 @@ function refusedAgents(constructs: readonly IConstruct[]): string[] {
   const namespaces = new Map<string, PodSecurityNamespace[]>();
   for (const c of constructs) {
     if (PodSecurityNamespace.isPodSecurityNamespace(c)) {
-      namespaces.set(c.name, [...(namespaces.get(c.name) ?? []), c]);
+      const list = namespaces.get(c.name) ?? [];
+      list.push(c);
+      namespaces.set(c.name, list);
     }
   }
-  return constructs.filter(NodeAgent.isNodeAgent).flatMap((agent) => (namespaces.get(Chart.of(agent).namespace ?? '') ?? [])
-    .filter((ns) => !isAtLeastAsStrict(agent.podSecurityLevel, ns.enforce))
-    .map((ns) => `namespace "${ns.name}" (${ns.node.path}) enforces Pod Security "${ns.enforce}", which refuses the pods of ${agent.node.path} (they need "${agent.podSecurityLevel}"): call admit() on this namespace with the agent${ns.admitsLax ? '' : ', in a PodSecurityNamespace (a RestrictedNamespace admits only restricted agents)'}, or deploy the agent elsewhere`));
+  // The strictest level among the namespaces of each name: an agent that level admits is admitted by them all,
+  // so that the usual case costs one comparison per agent, not one per agent and variant.
+  const strictest = new Map([...namespaces].map(([name, list]) => [name, list.map((ns) => ns.enforce).reduce((a, b) => (isAtLeastAsStrict(a, b) ? a : b))]));
+  return constructs.filter(NodeAgent.isNodeAgent).flatMap((agent) => {
+    const name = Chart.of(agent).namespace ?? '';
+    const level = strictest.get(name);
+    return level === undefined || isAtLeastAsStrict(agent.podSecurityLevel, level) ? [] : namespaces.get(name)!.map((ns) => ({ agent, ns }));
+  }).filter(({ agent, ns }) => !isAtLeastAsStrict(agent.podSecurityLevel, ns.enforce))
+    .map(({ agent, ns }) => `namespace "${ns.name}" (${ns.node.path}) enforces Pod Security "${ns.enforce}", which refuses the pods of ${agent.node.path} (they need "${agent.podSecurityLevel}"): call admit() on this namespace with the agent${ns.admitsLax ? '' : ', in a PodSecurityNamespace (a RestrictedNamespace admits only restricted agents)'}, or deploy the agent elsewhere`);
 }
 
 /**
@@ -161,6 +169,8 @@ export class PodSecurityNamespace extends Construct {
     for (const agent of agents) {
       if (!isAtLeastAsStrict(agent.podSecurityLevel, this.level)) {
         this.level = agent.podSecurityLevel;
+        // The app's checks read the level (NamespaceAdmission).
+        appChanged();
       }
     }
     this.namespace.metadata.addLabel('pod-security.kubernetes.io/enforce', this.level);
