@@ -9,12 +9,15 @@
  * other example with RBAC gives its RBAC to the authorizer (their images are
  * not on the node). node-inventory also gives the roll (another config) and
  * the prune (a version without some RBAC): those second versions are its
- * chart with other props, synthesized here.
+ * chart with other props, synthesized here. The reporter also gives the
+ * switch of namespace ownership: its v1 chart with `createNamespace: false`
+ * (`NODE_REPORTER_CREATE_NAMESPACE=false`), synthesized here as main.ts does.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Testing, Yaml } from 'cdk8s';
 import { NodeInventoryChart } from '../examples/node-inventory';
+import { NodeReporterChart } from '../lib';
 import { readManifest } from './manifests';
 
 /** Which file each step of the agents e2e uses. */
@@ -29,6 +32,8 @@ export interface Plan {
   roll?: [string, string];
   /** The same agent before and after an upgrade that drops objects: the recipe prunes them. */
   prune?: [string, string];
+  /** The same agent owning its Namespace and then not: the switch-ownership recipe leaves the Namespace and what others put in it. */
+  switch?: [string, string];
 }
 
 const ROOT = path.join(__dirname, '..');
@@ -69,5 +74,6 @@ export function writePlan(dir: string): Plan {
   const changed = write(dir, 'node-inventory-config-changed.k8s.yaml', Testing.synth(new NodeInventoryChart(Testing.app(), 'node-inventory', { config: CHANGED_CONFIG })));
   // An upgrade that drops the view binding (cluster-scoped) and the lock's Role and RoleBinding (namespaced).
   const smaller = write(dir, 'node-inventory-without-workloads-and-lock.k8s.yaml', Testing.synth(new NodeInventoryChart(Testing.app(), 'node-inventory', { workloads: false, lock: false })));
-  return { run, metrics: exporter, rbac, roll: [inventory, changed], prune: [inventory, smaller] };
+  const shared = write(dir, 'node-reporter-v1-without-namespace.k8s.yaml', Testing.synth(new NodeReporterChart(Testing.app(), 'node-reporter-v1', { version: 'v1', createNamespace: false })));
+  return { run, metrics: exporter, rbac, roll: [inventory, changed], prune: [inventory, smaller], switch: [reporter, shared] };
 }

@@ -20,13 +20,18 @@
  *               objects (Namespace, ClusterRole, binding, ServiceAccount, ...)
  *   prune       --prune OLD,NEW: kubectl ApplySet pruning removes what NEW
  *               drops, then `kubectl delete -f NEW` leaves nothing
+ *   switch      --switch OWNED,SHARED: installed with the ApplySet recipe
+ *               owning its Namespace (OWNED), another team's ConfigMap put
+ *               into it, the README's switch-ownership recipe to SHARED (the
+ *               same without the Namespace), an upgrade and the uninstall
+ *               never delete the Namespace nor the other team's ConfigMap
  *
  * It prints each step with its evidence, stops at the first wrong answer with
  * the kubelet's or the API server's reason, and always deletes what it created.
  * It refuses to start when any object of the files already exists.
  *
  * Usage: npm run e2e:agents -- [--node NAME] [--timeout SECONDS] [--steps run,metrics,...]
- *          [--run FILE,...] [--metrics FILE] [--rbac FILE,...] [--roll OLD,NEW] [--prune OLD,NEW]
+ *          [--run FILE,...] [--metrics FILE] [--rbac FILE,...] [--roll OLD,NEW] [--prune OLD,NEW] [--switch OWNED,SHARED]
  * Without file options, the manifests of e2e/agent-manifests.ts; `--write DIR`
  * only writes those into DIR and prints which step uses which.
  */
@@ -39,7 +44,7 @@ import { Plan, writePlan } from './agent-manifests';
 import { eventProblem, evidence, Json, kubectl, kubectlAsync, kubectlJson, podProblem, reachableCluster, sleep, step, StepFailed, waitFor } from './kubectl';
 import { AccessAttributes, AccessCheck, accessChecks, createdHostPaths, describe, fullImageName, getArgs, images, isClusterScoped, K8sObject, podSpec, PolicyRule, readManifest, servedName, subjectAccessReview, WORKLOAD_KINDS } from './manifests';
 
-const STEPS = ['run', 'metrics', 'rbac', 'roll', 'lifecycle', 'prune'] as const;
+const STEPS = ['run', 'metrics', 'rbac', 'roll', 'lifecycle', 'prune', 'switch'] as const;
 type StepName = typeof STEPS[number];
 
 /** The namespace the restricted refusal uses; created and deleted by this run. */
@@ -81,6 +86,7 @@ function parseOptions(scratch: string): Options {
       rbac: { type: 'string' },
       roll: { type: 'string' },
       prune: { type: 'string' },
+      switch: { type: 'string' },
       write: { type: 'string' },
     },
     strict: true,
@@ -98,7 +104,7 @@ function parseOptions(scratch: string): Options {
   if (unknown.length > 0) {
     throw new StepFailed(`--steps must be a comma-separated list of ${STEPS.join(', ')} but got ${JSON.stringify(unknown.join(','))}`);
   }
-  const given = [values.run, values.metrics, values.rbac, values.roll, values.prune].some((v) => v !== undefined);
+  const given = [values.run, values.metrics, values.rbac, values.roll, values.prune, values.switch].some((v) => v !== undefined);
   let plan: Plan;
   if (given) {
     const metrics = list(values.metrics, 'metrics', 1)[0];
@@ -109,6 +115,7 @@ function parseOptions(scratch: string): Options {
       rbac: list(values.rbac, 'rbac'),
       roll: values.roll === undefined ? undefined : list(values.roll, 'roll', 2) as [string, string],
       prune: values.prune === undefined ? undefined : list(values.prune, 'prune', 2) as [string, string],
+      switch: values.switch === undefined ? undefined : list(values.switch, 'switch', 2) as [string, string],
     };
   } else {
     plan = writePlan(scratch);
@@ -688,6 +695,83 @@ async function prune(oldFile: string, newFile: string, node: Json, o: Options, c
   evidence(`no ApplySet parent secret/${name} left in ${namespace}`);
 }
 
+/** The namespace's phase, or undefined when it does not exist. */
+function namespacePhase(namespace: string): string | undefined {
+  const got = kubectl(['get', 'namespace', namespace, '-o', 'jsonpath={.status.phase}'], { allowFail: true });
+  return got.ok ? got.out.trim() : undefined;
+}
+
+/** The other team's ConfigMap and the namespace around it must be there, Active. */
+function othersSurvive(namespace: string, other: string, when: string): string {
+  const phase = namespacePhase(namespace);
+  const left = kubectl(['get', 'configmap', other, '-n', namespace, '--ignore-not-found', '-o', 'name'], { allowFail: true }).out.trim();
+  if (phase !== 'Active' || left === '') {
+    throw new StepFailed(`${when}: namespace ${namespace} is ${phase ?? 'gone'}${left === '' ? `, and configmap/${other} with it` : ''}: the recipe deleted what the library did not create`);
+  }
+  return `${when}: namespace/${namespace} Active, and configmap/${other} (another team's) still in it`;
+}
+
+/**
+ * The switch of namespace ownership, as the README says it: an agent
+ * installed with the ApplySet recipe owns its Namespace (the object is in its
+ * file, so a member of the ApplySet); once another team uses the namespace,
+ * the agent is switched to a file without it. Pruning would then delete the
+ * Namespace, and everything in it; orphaning it from the ApplySet first (the
+ * recipe's step) keeps it, through the switch, an upgrade and the uninstall.
+ */
+async function switchOwnership(ownedFile: string, sharedFile: string, node: Json, o: Options, created: Created): Promise<void> {
+  const owned = readManifest(ownedFile);
+  const shared = readManifest(sharedFile);
+  const namespace = singleNamespace(owned, ownedFile);
+  if (!owned.some((x) => x.kind === 'Namespace' && x.metadata.name === namespace) || shared.some((x) => x.kind === 'Namespace')) {
+    throw new StepFailed(`--switch: ${short(ownedFile)} must hold the Namespace ${namespace} and ${short(sharedFile)} no Namespace`);
+  }
+  if (missingImages(owned, node).length > 0) {
+    throw new StepFailed(`--switch: the images ${missingImages(owned, node).join(', ')} are not on the node`);
+  }
+  const name = applySetName(owned, namespace);
+  const env = { KUBECTL_APPLYSET: 'true' };
+  const flags = ['--prune', `--applyset=${name}`, '-n', namespace];
+  const other = 'another-team-settings';
+  step(`switch: install ${short(ownedFile)} (it owns namespace ${namespace}) with the ApplySet recipe; another team puts configmap/${other} into the namespace`);
+  const present = [...leftOver([ownedFile, sharedFile]), ...namespacePhase(namespace) !== undefined ? [`namespace/${namespace}`] : []];
+  if (present.length > 0) {
+    throw new StepFailed(`--switch: ${present.join(', ')} exist before the install (run the lifecycle step before switch)`);
+  }
+  labelNodeFor(owned, node, created);
+  created.createdNamespace(namespace);
+  created.applied(ownedFile, owned);
+  const ns = kubectl(['create', 'namespace', namespace, '--dry-run=client', '-o', 'yaml']).out;
+  evidence(`kubectl create namespace ${namespace} --dry-run=client -o yaml | kubectl apply -f -: ${oneLine(kubectl(['apply', '-f', '-'], { input: ns }).out)}`);
+  evidence(`KUBECTL_APPLYSET=true kubectl apply ${flags.join(' ')} -f ${short(ownedFile)}: ${oneLine(apply(ownedFile, undefined, flags, env))}`);
+  evidence(`kubectl create configmap ${other} -n ${namespace}: ${oneLine(kubectl(['create', 'configmap', other, '-n', namespace, '--from-literal=owner=another-team']).out)}`);
+
+  step(`switch: without the recipe's orphaning step, pruning to ${short(sharedFile)} would delete the namespace (server dry run)`);
+  const dry = apply(sharedFile, undefined, [...flags, '--dry-run=server'], env);
+  if (!dry.split('\n').some((l) => l.trim() === `namespace/${namespace} pruned (server dry run)`)) {
+    throw new StepFailed(`the server dry run of the switch without orphaning did not prune namespace/${namespace}; the recipe's reason is gone: ${oneLine(dry)}`);
+  }
+  evidence(`KUBECTL_APPLYSET=true kubectl apply ${flags.join(' ')} --dry-run=server -f ${short(sharedFile)}: ${oneLine(dry)}`);
+
+  step(`switch: the recipe: orphan namespace ${namespace} from the ApplySet, then apply ${short(sharedFile)} with pruning`);
+  evidence(`kubectl label namespace ${namespace} applyset.kubernetes.io/part-of-: ${oneLine(kubectl(['label', 'namespace', namespace, 'applyset.kubernetes.io/part-of-']).out)}`);
+  created.applied(sharedFile, shared);
+  const switched = apply(sharedFile, undefined, flags, env);
+  evidence(`KUBECTL_APPLYSET=true kubectl apply ${flags.join(' ')} -f ${short(sharedFile)}: ${oneLine(switched)}`);
+  if (/ pruned$/m.test(switched)) {
+    throw new StepFailed(`the switch pruned: ${oneLine(switched)}`);
+  }
+  evidence(othersSurvive(namespace, other, 'after the switch'));
+  const upgraded = apply(sharedFile, undefined, flags, env);
+  evidence(`upgrade, the same recipe again: ${oneLine(upgraded)}`);
+  evidence(othersSurvive(namespace, other, 'after the upgrade'));
+
+  step(`switch: uninstall: kubectl delete -f ${short(sharedFile)} and the ApplySet's parent secret/${name}; the namespace and the other team's ConfigMap stay`);
+  evidence(await deleteAndCheck([sharedFile], o));
+  evidence(`kubectl delete secret ${name} -n ${namespace}: ${oneLine(kubectl(['delete', 'secret', name, '-n', namespace]).out)}`);
+  evidence(othersSurvive(namespace, other, 'after the uninstall'));
+}
+
 function cleanup(created: Created, nodeName: string, o: Options): string | undefined {
   step('cleanup: what this run created, and the node labels');
   const files = created.files();
@@ -741,7 +825,7 @@ function preflight(o: Options): Json {
     }
   }
   evidence(`every image the run files need is on the node: ${[...new Set(o.plan.run.flatMap((f) => images(readManifest(f))))].join(', ') || 'none'}`);
-  const files = [...new Set([...o.plan.run, ...o.plan.rbac, ...o.plan.roll ?? [], ...o.plan.prune ?? []])];
+  const files = [...new Set([...o.plan.run, ...o.plan.rbac, ...o.plan.roll ?? [], ...o.plan.prune ?? [], ...o.plan.switch ?? []])];
   const existing = [...leftOver(files), ...kubectl(['get', 'namespace', RESTRICTED_NAMESPACE, '--ignore-not-found', '-o', 'name']).out.trim().split('\n').filter((l) => l)];
   if (existing.length > 0) {
     throw new StepFailed(`${existing.join(', ')} already exist: this run creates and deletes its objects, so it will not touch ones it did not create (delete them first, or use another cluster)`);
@@ -763,7 +847,7 @@ async function run(scratch: string): Promise<void> {
   // (`ip addr`, not os.networkInterfaces(): that skips a bridge without ports, which is not RUNNING.)
   const local = spawnSync('ip', ['-o', 'addr', 'show'], { encoding: 'utf-8' }).stdout ?? '';
   if ((node.status.addresses ?? []).some((a: Json) => a.type === 'InternalIP' && local.includes(` ${a.address}/`))) {
-    const files = [...o.plan.run, ...o.plan.roll ?? [], ...o.plan.prune ?? []];
+    const files = [...o.plan.run, ...o.plan.roll ?? [], ...o.plan.prune ?? [], ...o.plan.switch ?? []];
     created.hostPaths.push(...new Set(files.flatMap((f) => createdHostPaths(readManifest(f))).filter((p) => !fs.existsSync(p))));
   }
   const has = (s: StepName) => o.steps.has(s);
@@ -797,6 +881,9 @@ async function run(scratch: string): Promise<void> {
     }
     if (has('prune') && o.plan.prune) {
       await timed('prune', () => prune(o.plan.prune![0], o.plan.prune![1], node, o, created));
+    }
+    if (has('switch') && o.plan.switch) {
+      await timed('switch', () => switchOwnership(o.plan.switch![0], o.plan.switch![1], node, o, created));
     }
   } finally {
     await timed('cleanup', () => {

@@ -1,6 +1,6 @@
 // promtail, as its official chart deploys it by default (grafana/helm-charts
 // charts/promtail 6.17.1, app 3.5.1; `helm template promtail ... -n
-// logging`), built with props alone. Upstream has deprecated the chart and
+// promtail`), built with props alone. Upstream has deprecated the chart and
 // promtail reached its end of life on 2026-03-02 (Grafana Alloy succeeds
 // it): this example shows a log agent as the chart shipped it, a root reader
 // of the node's logs with a writable host path for its positions and its
@@ -117,7 +117,11 @@ tracing:
   enabled: false
 `;
 
-/** The namespace `logging` with promtail on every node, the control planes included. */
+/**
+ * The namespace `promtail` with promtail on every node, the control planes
+ * included: a namespace of its own, so that `kubectl delete -f` of this
+ * example leaves every other (fluent-bit's `logging`) running.
+ */
 export class PromtailChart extends Chart {
   /** The log agent. */
   public readonly promtail: NodeAgent;
@@ -126,8 +130,8 @@ export class PromtailChart extends Chart {
   public readonly configSecret: kplus.k8s.KubeSecret;
 
   constructor(scope: Construct, id: string) {
-    super(scope, id, { namespace: 'logging' });
-    const namespace = new PodSecurityNamespace(this, 'Namespace', { name: 'logging' });
+    super(scope, id, { namespace: 'promtail' });
+    const namespace = new PodSecurityNamespace(this, 'Namespace', { name: 'promtail' });
 
     // The chart selects every node and tolerates the control planes' NoSchedule taints.
     const everyNode = new NodePolicy(this, 'EveryNode', {

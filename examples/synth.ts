@@ -10,7 +10,7 @@ const dist = path.join(__dirname, 'dist');
 const fresh = fs.mkdtempSync(path.join(__dirname, '.examples-'));
 try {
   // One app per agent: each example is a deployment of its own, as its test
-  // synthesizes it, and alternatives (fluent-bit, promtail) share a namespace.
+  // synthesizes it; no two examples own one object (test/examples/ownership.test.ts).
   for (const [name, chart] of Object.entries(AGENTS)) {
     const app = new App({ outdir: fresh });
     chart(app, name);

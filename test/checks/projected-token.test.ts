@@ -1,7 +1,10 @@
 /**
  * A projected serviceAccountToken with no audience is an API token, mounted
- * whatever automountServiceAccountToken says. The v1.32 API server accepts
- * such a pod: the checks warn.
+ * whatever automountServiceAccountToken says. The v1.35.6 API server accepts
+ * such a pod (automountServiceAccountToken: false, no serviceAccountName),
+ * the kubelet writes the token, and a TokenReview of it answers
+ * `authenticated: true` as `system:serviceaccount:default:default`: the
+ * checks warn.
  */
 import { checkObject, isBlocking, KubeObject, Severity } from '../../lib/checks';
 import { cleanDaemonSet, podOf } from './baseline';

@@ -1,9 +1,11 @@
 /**
  * RBAC held like Pod Security: a dangerous grant needs a reason in a waiver,
- * and a binding's roleRef must be able to name a role. The v1.32 API server
- * accepts every object here (`kubectl apply --dry-run=server` answers
- * "created", a binding to system:masters included): these are the checks'
- * policy, not the server's.
+ * and a binding's roleRef must be able to name a role. The v1.35.6 API
+ * server accepts every object here (`kubectl apply --dry-run=server
+ * --validate=strict` answers "clusterrolebinding.../... created (server dry
+ * run)", a binding to system:masters and a ClusterRole of '*', escalate,
+ * bind, impersonate, secrets and nodes/proxy included): these are the
+ * checks' policy, not the server's.
  */
 import { checkObject, Finding, isBlocking, KubeObject, Severity, WAIVER_PREFIX } from '../../lib/checks';
 

@@ -76,7 +76,7 @@ describe('examples/promtail.ts, as its chart renders it', () => {
   test('may list and watch pods cluster-wide with its token, and no more (the chart also grants nodes/proxy)', () => {
     expect(rulesOf(objects, 'ClusterRole')).toEqual([{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'watch', 'list'] }]);
     const binding = only(objects, 'ClusterRoleBinding');
-    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'promtail', namespace: 'logging' }]);
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'promtail', namespace: 'promtail' }]);
     expect(pod).toMatchObject({ serviceAccountName: 'promtail', automountServiceAccountToken: true });
     expect(objects.filter((o) => o.kind === 'Role' || o.kind === 'Service')).toEqual([]);
   });
@@ -100,7 +100,7 @@ describe('examples/promtail.ts, as its chart renders it', () => {
 
   test('rolls one node at a time and needs a privileged namespace for its host paths', () => {
     expect(ds.spec.updateStrategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
-    expect(only(objects, 'Namespace').metadata).toMatchObject({ name: 'logging', labels: { 'pod-security.kubernetes.io/enforce': 'privileged' } });
+    expect(only(objects, 'Namespace').metadata).toMatchObject({ name: 'promtail', labels: { 'pod-security.kubernetes.io/enforce': 'privileged' } });
     expect(Object.keys(ds.metadata.annotations).filter((k) => k.startsWith('checks.')).sort()).toEqual([
       'checks.node-reporter.dev/waive-pss-run-as-non-root', 'checks.node-reporter.dev/waive-pss-run-as-user', 'checks.node-reporter.dev/waive-pss-volume-types',
     ]);

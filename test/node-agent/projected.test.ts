@@ -71,7 +71,7 @@ describe('a projected API token the agent was promised not to have', () => {
     };
   }
 
-  // The v1.32 server accepts such a pod and the kubelet writes a token the API server accepts (TokenReview authenticated: true).
+  // The v1.35.6 server accepts such a pod, and the token the kubelet writes authenticates as system:serviceaccount:<ns>:default (TokenReview).
   test("with no ServiceAccount, a token with no audience (the namespace's default ServiceAccount's, for the API server) is refused", () => {
     expect(agentWith({})).toThrow(/'volumes' is refused by the manifest checks: DaemonSet\/agent spec\.template\.spec\.volumes\[0\]\.projected\.sources\[0\]\.serviceAccountToken\.audience: a serviceAccountToken with no audience is an API token, of the namespace's default ServiceAccount .*mounted though the pod sets automountServiceAccountToken: false \[projected-api-token\]: Set serviceAccountToken\.audience/);
   });
