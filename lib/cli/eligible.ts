@@ -71,7 +71,11 @@ const verdicts = (report: EligibilityReport) => report.nodes.map(({ name, eligib
 /** Every DaemonSet of the objects (file by file, so errors name the file), evaluated over the nodes. */
 export function daemonSetReports(objects: readonly ManifestObject[], nodes: readonly KubeNode[]): DaemonSetEligibility[] {
   const byFile = new Map<string, unknown[]>();
-  for (const { object, file } of objects) byFile.set(file, [...(byFile.get(file) ?? []), object]);
+  for (const { object, file } of objects) {
+    const list = byFile.get(file);
+    if (list) list.push(object);
+    else byFile.set(file, [object]);
+  }
   return [...byFile].flatMap(([file, list]) => daemonSetsOfManifest(list, printable(file)).map((ds) => ({ name: ds.name, namespace: ds.namespace, ...evaluateNodes(nodes, ds.scheduling) })));
 }
 

@@ -9,6 +9,7 @@
 import { NodeListError, printable } from '../eligibility';
 import { nearest, UsageError } from './args';
 import { check } from './check';
+import { diff } from './diff';
 import { eligible } from './eligible';
 import { Io, PROCESS_IO } from './io';
 import { versionCommand, versionText } from './version';
@@ -22,12 +23,13 @@ export const USAGE = `Usage: node-reporter COMMAND [OPTIONS]
 
   check      the manifest checks on any YAML, for CI
   eligible   which nodes a DaemonSet runs on, and why not on the others
+  diff       what a manifest change does to a cluster: rollouts, refused updates, RBAC, Pod Security, nodes
   version    print the version (also --version, -v)
 
 Every command takes -o/--format, --fail-on-warnings (--strict), -v/--version and -h/--help.
 Run node-reporter COMMAND --help for a command's options.`;
 
-const COMMANDS: Record<string, (args: string[], io: Io) => number> = { check, eligible, version: versionCommand };
+const COMMANDS: Record<string, (args: string[], io: Io) => number> = { check, eligible, diff, version: versionCommand };
 
 /**
  * Runs the command with these arguments (without `node` and the script).

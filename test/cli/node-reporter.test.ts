@@ -142,8 +142,8 @@ describe('node-reporter eligible', () => {
     ['a selector without =', ['eligible', '--nodes', 'x', '--selector', 'tier'], 'node-reporter eligible: --selector must be KEY=VALUE but got "tier" (see node-reporter eligible --help)'],
     ['a flag without its value', ['eligible', '--nodes'], "node-reporter eligible: Option '--nodes <value>' argument missing (see node-reporter eligible --help)"],
     ['a misspelt command', ['eligibel'], 'node-reporter: unknown command "eligibel"; did you mean "eligible"? (see node-reporter --help)'],
-    ['an unknown command', ['deploy'], 'node-reporter: unknown command "deploy": the commands are check, eligible, version (see node-reporter --help)'],
-    ['no command', [], 'node-reporter: a command is required: check, eligible, version (see node-reporter --help)'],
+    ['an unknown command', ['deploy'], 'node-reporter: unknown command "deploy": the commands are check, eligible, diff, version (see node-reporter --help)'],
+    ['no command', [], 'node-reporter: a command is required: check, eligible, diff, version (see node-reporter --help)'],
   ])('on %s prints one short line, exit 2', (_, args, message) => {
     const { code, out, err } = run(args);
     expect([code, out, err]).toEqual([2, '', `${message}\n`]);

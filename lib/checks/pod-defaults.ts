@@ -1,0 +1,107 @@
+/**
+ * A pod template as the API server stores it: the defaults it fills in
+ * (pkg/apis/core/v1/defaults.go: SetDefaults_PodSpec, SetDefaults_Container,
+ * SetDefaults_Probe, SetDefaults_ContainerPort, SetDefaults_HostPathVolumeSource,
+ * SetDefaults_SecretVolumeSource, SetDefaults_ConfigMapVolumeSource,
+ * SetDefaults_ObjectFieldSelector), quantities in their canonical form, and
+ * empty lists and maps dropped (omitempty). Two templates that store the same
+ * are one revision to the workload controllers (a DaemonSet's
+ * ControllerRevision, a Deployment's pod-template-hash): a manifest that only
+ * spells out a default does not restart anything.
+ */
+import { canonicalResourceQuantity } from '../k8s/quantity';
+import { isObject, KubeObject } from './finding';
+
+const setDefault = (obj: KubeObject, key: string, value: unknown) => {
+  if (obj[key] === undefined || obj[key] === null) obj[key] = value;
+};
+
+/** The image's tag (after the last ':' past the last '/'), or undefined; a digest counts as pinned. */
+function imageTag(image: string): string | undefined {
+  if (image.includes('@')) return 'digest';
+  const slash = image.lastIndexOf('/');
+  const colon = image.lastIndexOf(':');
+  return colon > slash ? image.slice(colon + 1) : undefined;
+}
+
+function defaultProbe(probe: unknown): void {
+  if (!isObject(probe)) return;
+  setDefault(probe, 'timeoutSeconds', 1);
+  setDefault(probe, 'periodSeconds', 10);
+  setDefault(probe, 'successThreshold', 1);
+  setDefault(probe, 'failureThreshold', 3);
+  for (const handler of ['httpGet']) {
+    if (isObject(probe[handler])) setDefault(probe[handler], 'scheme', 'HTTP');
+    if (isObject(probe[handler])) setDefault(probe[handler], 'path', '/');
+  }
+}
+
+function defaultContainer(c: KubeObject): void {
+  if (typeof c.image === 'string') {
+    const tag = imageTag(c.image);
+    setDefault(c, 'imagePullPolicy', tag === undefined || tag === 'latest' ? 'Always' : 'IfNotPresent');
+  }
+  setDefault(c, 'terminationMessagePath', '/dev/termination-log');
+  setDefault(c, 'terminationMessagePolicy', 'File');
+  for (const port of Array.isArray(c.ports) ? c.ports : []) {
+    if (isObject(port)) setDefault(port, 'protocol', 'TCP');
+  }
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(c[probe]);
+  for (const env of Array.isArray(c.env) ? c.env : []) {
+    if (isObject(env) && isObject(env.valueFrom) && isObject(env.valueFrom.fieldRef)) setDefault(env.valueFrom.fieldRef, 'apiVersion', 'v1');
+  }
+  if (isObject(c.resources)) {
+    for (const kind of ['requests', 'limits']) {
+      const list = c.resources[kind];
+      if (isObject(list)) {
+        for (const [name, value] of Object.entries(list)) {
+          if (typeof value === 'string' || typeof value === 'number') list[name] = canonicalResourceQuantity(String(value));
+        }
+      }
+    }
+  }
+}
+
+function defaultVolume(v: KubeObject): void {
+  if (isObject(v.hostPath)) setDefault(v.hostPath, 'type', '');
+  for (const source of ['secret', 'configMap']) {
+    if (isObject(v[source])) setDefault(v[source], 'defaultMode', 0o644);
+  }
+  if (isObject(v.projected)) setDefault(v.projected, 'defaultMode', 0o644);
+  if (isObject(v.downwardAPI)) setDefault(v.downwardAPI, 'defaultMode', 0o644);
+}
+
+/** Drops null, empty lists and empty maps (what omitempty leaves out), recursively. */
+function compact(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const list = value.map(compact);
+    return list.length === 0 ? undefined : list;
+  }
+  if (isObject(value)) {
+    const entries = Object.entries(value).map(([k, v]) => [k, compact(v)] as const).filter(([, v]) => v !== undefined && v !== null);
+    return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+  return value === null ? undefined : value;
+}
+
+/**
+ * The template as the server stores it, as sorted JSON: equal strings are
+ * one revision. Takes `spec.template` (metadata and spec) of a workload.
+ */
+export function storedTemplate(template: unknown): string {
+  const copy: KubeObject = isObject(template) ? structuredClone(template) : {};
+  const spec: KubeObject = isObject(copy.spec) ? copy.spec : (copy.spec = {});
+  setDefault(spec, 'restartPolicy', 'Always');
+  setDefault(spec, 'terminationGracePeriodSeconds', 30);
+  setDefault(spec, 'dnsPolicy', 'ClusterFirst');
+  setDefault(spec, 'securityContext', {});
+  setDefault(spec, 'schedulerName', 'default-scheduler');
+  if (spec.serviceAccountName !== undefined) setDefault(spec, 'serviceAccount', spec.serviceAccountName);
+  for (const field of ['containers', 'initContainers']) {
+    for (const c of Array.isArray(spec[field]) ? spec[field] : []) if (isObject(c)) defaultContainer(c);
+  }
+  for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) if (isObject(v)) defaultVolume(v);
+  // The pod-level securityContext is a struct: {} stays; keep it through compact.
+  const compacted = compact(copy) as KubeObject;
+  return JSON.stringify(compacted);
+}

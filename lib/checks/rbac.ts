@@ -1,0 +1,98 @@
+/**
+ * What an RBAC rule grants, one permission at a time, and which grants are
+ * dangerous. A rule grants every combination of its API groups, resources,
+ * verbs and resource names (or non-resource URLs and verbs), with `*`
+ * matching anything (pkg/apis/rbac/v1 helpers: VerbMatches, APIGroupMatches,
+ * ResourceMatches, ResourceNameMatches; plugin/pkg/auth/authorizer/rbac:
+ * RuleAllows). The dangerous ones are those the Kubernetes RBAC good
+ * practices name: https://kubernetes.io/docs/concepts/security/rbac-good-practices/
+ */
+import { isObject } from './finding';
+
+/** One permission: a verb on a resource of a group (with a name, or any), or on a non-resource URL. */
+export interface Grant {
+  /** The API group ('' for the core group), `*` for any. */
+  readonly group: string;
+  /** The resource, with its subresource (`nodes/proxy`), `*` for any; '' for a non-resource URL. */
+  readonly resource: string;
+  /** The verb, `*` for any. */
+  readonly verb: string;
+  /** A resource name, `*` for any; or the non-resource URL. */
+  readonly name: string;
+  /** Whether `name` is a non-resource URL. */
+  readonly url: boolean;
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** Every permission a list of rules grants, expanded (rules' `resourceNames` empty means any name). */
+export function grantsOf(rules: unknown): Grant[] {
+  const grants: Grant[] = [];
+  for (const rule of Array.isArray(rules) ? rules : []) {
+    if (!isObject(rule)) continue;
+    const verbs = strings(rule.verbs);
+    for (const url of strings(rule.nonResourceURLs)) {
+      for (const verb of verbs) grants.push({ group: '', resource: '', verb, name: url, url: true });
+    }
+    const names = strings(rule.resourceNames);
+    for (const group of strings(rule.apiGroups)) {
+      for (const resource of strings(rule.resources)) {
+        for (const verb of verbs) {
+          for (const name of names.length > 0 ? names : ['*']) grants.push({ group, resource, verb, name, url: false });
+        }
+      }
+    }
+  }
+  return grants;
+}
+
+const matches = (have: string, want: string) => have === '*' || have === want;
+
+/** Whether `have` allows everything `want` allows (a URL ending in `*` covers its prefix, as RBAC matches it). */
+export function covers(have: Grant, want: Grant): boolean {
+  if (have.url !== want.url) return false;
+  if (have.url) {
+    return matches(have.verb, want.verb) && (have.name === want.name || have.name === '*' || (have.name.endsWith('*') && want.name.startsWith(have.name.slice(0, -1))));
+  }
+  const resource = have.resource === '*' || have.resource === want.resource || (have.resource.startsWith('*/') && want.resource.endsWith(have.resource.slice(1)));
+  return matches(have.group, want.group) && resource && matches(have.verb, want.verb) && matches(have.name, want.name);
+}
+
+/** The grants of `next` that no grant of `old` covers. */
+export function grantsAdded(old: readonly Grant[], next: readonly Grant[]): Grant[] {
+  return next.filter((g) => !old.some((o) => covers(o, g)));
+}
+
+/** Why a grant is dangerous (RBAC good practices), or undefined. */
+export function dangerousGrant(grant: Grant): string | undefined {
+  if (grant.verb === '*') return 'every verb (*)';
+  if (['escalate', 'bind', 'impersonate'].includes(grant.verb)) return `${grant.verb}: privilege escalation`;
+  if (grant.url) return grant.name === '*' ? 'every non-resource URL (*)' : undefined;
+  if (grant.resource === '*') return 'every resource (*)';
+  if (grant.group === '*') return 'every API group (*)';
+  if (grant.resource === 'secrets' && ['get', 'list', 'watch'].includes(grant.verb)) return 'reads Secrets';
+  if (grant.resource === 'nodes/proxy') return 'nodes/proxy: the kubelet API, commands in any pod of the node';
+  if (['pods/exec', 'pods/attach'].includes(grant.resource) && grant.verb === 'create') return `${grant.resource}: commands in pods`;
+  if (['certificatesigningrequests/approval', 'serviceaccounts/token'].includes(grant.resource) && ['create', 'update', 'patch'].includes(grant.verb)) return `${grant.resource}: credentials`;
+  return undefined;
+}
+
+/** A grant as one line: `get secrets`, `list apps/deployments`, `get /metrics`, `* pods "a"`. */
+export function formatGrant(grant: Grant): string {
+  if (grant.url) return `${grant.verb} ${grant.name}`;
+  const resource = grant.group === '' ? grant.resource : `${grant.group}/${grant.resource}`;
+  return `${grant.verb} ${resource}${grant.name === '*' ? '' : ` "${grant.name}"`}`;
+}
+
+/** A binding's subject as one word: `ServiceAccount monitoring/agent`, `Group system:nodes`. */
+export function formatSubject(subject: unknown): string {
+  if (!isObject(subject)) return JSON.stringify(subject);
+  const namespace = typeof subject.namespace === 'string' && subject.namespace !== '' ? `${subject.namespace}/` : '';
+  return `${String(subject.kind)} ${namespace}${String(subject.name)}`;
+}
+
+/** Subjects that stand for many identities: every authenticated user, every service account, everyone. */
+export function broadSubject(subject: unknown): string | undefined {
+  if (!isObject(subject) || subject.kind !== 'Group') return undefined;
+  return ['system:authenticated', 'system:unauthenticated', 'system:serviceaccounts'].includes(String(subject.name)) || String(subject.name).startsWith('system:serviceaccounts:') ? `the group ${String(subject.name)}: many identities` : undefined;
+}

@@ -1,0 +1,130 @@
+/**
+ * Two manifest sets -> the objects added, removed and changed, each with
+ * what it does to a cluster. Objects are matched by API group, kind,
+ * namespace and name; one pass over each side (linear in the input).
+ */
+import { isObject, KubeObject } from '../checks/finding';
+import { groupKind, sameValue } from '../checks/immutable';
+import { CLUSTER_SCOPED_KINDS } from '../checks/metadata';
+import { DEFAULT_KUBERNETES_VERSION } from '../checks/versions';
+import { KubeNode } from '../eligibility';
+import { immutableImpacts, podSecurityImpacts, pruneImpact, rbacImpacts } from './policy';
+import { DiffReport, Impact, IMPACT_KINDS, ImpactKind, ObjectDiff } from './types';
+import { eligibilityImpact, imageImpact, landsOn, resourcesImpact, rolloutImpact } from './workloads';
+
+/** A manifest object and the file it came from. */
+export interface SourcedObject {
+  /** The object as parsed. */
+  readonly object: unknown;
+  /** Its file, for messages. */
+  readonly file: string;
+}
+
+/** What a diff takes beside the two sides. */
+export interface DiffOptions {
+  /** The node list (kubectl get nodes -o json), for eligibility, rollout rounds and totals. @default none */
+  readonly nodes?: readonly KubeNode[];
+  /** The Kubernetes version judged by. @default DEFAULT_KUBERNETES_VERSION */
+  readonly kubernetesVersion?: string;
+}
+
+interface Entry {
+  readonly object: KubeObject;
+  readonly file: string;
+}
+
+const nameOf = (o: KubeObject) => (isObject(o.metadata) && typeof o.metadata.name === 'string' ? o.metadata.name : '');
+const namespaceOf = (o: KubeObject) => (CLUSTER_SCOPED_KINDS.has(o.kind) ? undefined : isObject(o.metadata) && typeof o.metadata.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : undefined);
+
+/** The identity kubectl applies by: group, kind, namespace, name. */
+const keyOf = (o: KubeObject) => `${groupKind(o)}\u0000${namespaceOf(o) ?? ''}\u0000${nameOf(o)}`;
+
+/** The Kubernetes objects of one side by identity; the last of a repeated identity wins, as a second apply would. */
+function index(side: readonly SourcedObject[]): Map<string, Entry> {
+  const map = new Map<string, Entry>();
+  for (const { object, file } of side) {
+    if (isObject(object) && typeof object.kind === 'string' && typeof object.apiVersion === 'string') map.set(keyOf(object), { object, file });
+  }
+  return map;
+}
+
+/** Ignored when comparing: what the server writes, not the manifest. */
+const withoutStatus = (o: KubeObject): KubeObject => {
+  const rest = { ...o };
+  delete rest.status;
+  return rest;
+};
+
+/** The impacts of a changed object, most serious first. */
+function changedImpacts(old: Entry, next: Entry, options: DiffOptions): Impact[] {
+  const [a, b] = [old.object, next.object];
+  const source = next.file;
+  const found = [
+    ...immutableImpacts(a, b),
+    ...rbacImpacts(a, b),
+    ...podSecurityImpacts(a, b),
+    eligibilityImpact(a, b, options.nodes, source),
+    rolloutImpact(a, b, options.nodes, source),
+    imageImpact(a, b),
+    resourcesImpact(a, b, options.nodes, source),
+  ].filter((i): i is Impact => i !== undefined);
+  return found.sort((x, y) => IMPACT_KINDS.indexOf(x.kind) - IMPACT_KINDS.indexOf(y.kind));
+}
+
+const describe = (o: KubeObject, change: ObjectDiff['change'], impacts: Impact[]): ObjectDiff => ({
+  kind: String(o.kind), apiVersion: String(o.apiVersion), ...(namespaceOf(o) !== undefined ? { namespace: namespaceOf(o) } : {}), name: nameOf(o), change, impacts,
+});
+
+/**
+ * What changes when NEW replaces OLD: each object added, removed or changed,
+ * with its impacts (rollout, immutable, rbac-widened, rbac-narrowed,
+ * pod-security, eligibility, resources, prune, image).
+ * @throws NodeListError when a DaemonSet's scheduling fields are malformed (with --nodes)
+ */
+export function diffManifests(old: readonly SourcedObject[], next: readonly SourcedObject[], options: DiffOptions = {}): DiffReport {
+  const [before, after] = [index(old), index(next)];
+  const objects: ObjectDiff[] = [];
+  let unchanged = 0;
+  for (const [key, entry] of after) {
+    const was = before.get(key);
+    if (was === undefined) {
+      const impacts = [...rbacImpacts(undefined, entry.object), ...(options.nodes ? [landsOn(entry.object, options.nodes, entry.file)].filter((i): i is Impact => i !== undefined) : [])];
+      objects.push(describe(entry.object, 'added', impacts));
+    } else if (sameValue(withoutStatus(was.object), withoutStatus(entry.object))) {
+      unchanged++;
+    } else {
+      objects.push(describe(entry.object, 'changed', changedImpacts(was, entry, options)));
+    }
+  }
+  // What a removed Namespace holds, from OLD: one pass.
+  const held = new Map<string, KubeObject[]>();
+  for (const { object } of before.values()) {
+    const ns = namespaceOf(object);
+    if (ns === undefined) continue;
+    const list = held.get(ns);
+    if (list) list.push(object);
+    else held.set(ns, [object]);
+  }
+  for (const [key, entry] of before) {
+    if (after.has(key)) continue;
+    const contents = entry.object.kind === 'Namespace' ? held.get(nameOf(entry.object)) ?? [] : [];
+    objects.push(describe(entry.object, 'removed', [pruneImpact(entry.object, contents), ...rbacImpacts(entry.object, undefined)]));
+  }
+  const impacts = Object.fromEntries(IMPACT_KINDS.map((k) => [k, 0])) as Record<ImpactKind, number>;
+  let warnings = 0;
+  for (const o of objects) {
+    for (const i of o.impacts) {
+      impacts[i.kind]++;
+      if (i.warning) warnings++;
+    }
+  }
+  const count = (change: ObjectDiff['change']) => objects.filter((o) => o.change === change).length;
+  return {
+    objects,
+    summary: {
+      added: count('added'), removed: count('removed'), changed: count('changed'), unchanged, impacts, warnings,
+      kubernetesVersion: options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION,
+      ...(options.nodes ? { nodes: options.nodes.length } : {}),
+    },
+  };
+}

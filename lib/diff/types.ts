@@ -1,0 +1,88 @@
+/** The shape of a manifest diff: objects added, removed and changed, each with its impacts. */
+
+/** What a change does to a cluster. */
+export type ImpactKind = 'rollout' | 'immutable' | 'rbac-widened' | 'rbac-narrowed' | 'pod-security' | 'eligibility' | 'resources' | 'prune' | 'image';
+
+/** Every impact kind, in the order reports list them. */
+export const IMPACT_KINDS: readonly ImpactKind[] = ['immutable', 'rbac-widened', 'pod-security', 'prune', 'eligibility', 'rollout', 'image', 'resources', 'rbac-narrowed'];
+
+/** One impact of a change, with a one-line reason. */
+export interface Impact {
+  /** What kind of impact. */
+  readonly kind: ImpactKind;
+  /** The reason, one line. */
+  readonly message: string;
+  /** Whether a reviewer must look (--fail-on-warnings fails on these): a refused update, a dangerous grant, a laxer Pod Security, a Namespace pruned. */
+  readonly warning: boolean;
+  /** The fields that changed, when the impact is about fields. */
+  readonly fields?: readonly string[];
+  /** The Kubernetes source of the rule. */
+  readonly source?: string;
+  /** How to make the change anyway (immutable). */
+  readonly recipe?: string;
+  /** The dangerous grants or subjects among those added (rbac-widened). */
+  readonly dangerous?: readonly string[];
+  /** What was added (rbac: grants or subjects). */
+  readonly added?: readonly string[];
+  /** What was removed (rbac: grants or subjects). */
+  readonly removed?: readonly string[];
+  /** Eligibility over --nodes: nodes gained. */
+  readonly gained?: readonly string[];
+  /** Eligibility over --nodes: nodes lost. */
+  readonly lost?: readonly string[];
+  /** DESIRED before and after, over --nodes. */
+  readonly desired?: { readonly before: number; readonly after: number };
+  /** Rollout: the update strategy. */
+  readonly strategy?: string;
+  /** Rollout over --nodes: how many pods restart and in how many rounds. */
+  readonly rounds?: number;
+  /** Resources: the change of the total over the pods (--nodes for a DaemonSet), per resource. */
+  readonly total?: Readonly<Record<string, string>>;
+}
+
+/** How an object changed. */
+export type ChangeKind = 'added' | 'removed' | 'changed';
+
+/** One object of either side that differs. */
+export interface ObjectDiff {
+  /** Its kind. */
+  readonly kind: string;
+  /** Its API version (NEW's, or OLD's when removed). */
+  readonly apiVersion: string;
+  /** Its namespace, if any. */
+  readonly namespace?: string;
+  /** Its name. */
+  readonly name: string;
+  /** Added, removed or changed. */
+  readonly change: ChangeKind;
+  /** The impacts, most serious first. */
+  readonly impacts: readonly Impact[];
+}
+
+/** The counts. */
+export interface DiffSummary {
+  /** Objects in NEW and not in OLD. */
+  readonly added: number;
+  /** Objects in OLD and not in NEW. */
+  readonly removed: number;
+  /** Objects in both that differ. */
+  readonly changed: number;
+  /** Objects in both that are the same. */
+  readonly unchanged: number;
+  /** Impacts by kind (every kind present, 0 when none). */
+  readonly impacts: Readonly<Record<ImpactKind, number>>;
+  /** How many impacts are warnings. */
+  readonly warnings: number;
+  /** The Kubernetes version judged by. */
+  readonly kubernetesVersion: string;
+  /** The nodes of --nodes, when given. */
+  readonly nodes?: number;
+}
+
+/** A whole diff. */
+export interface DiffReport {
+  /** The objects that differ, in NEW's order, removed ones after. */
+  readonly objects: readonly ObjectDiff[];
+  /** The counts. */
+  readonly summary: DiffSummary;
+}
