@@ -8,7 +8,7 @@ import { isObject, KubeObject } from '../checks/finding';
 import { sameValue } from '../checks/immutable';
 import { storedTemplate } from '../checks/pod-defaults';
 import { compareEligibility, daemonSetsOfManifest, evaluateNodes, formatEligibilityChange, KubeNode, nameList, printable } from '../eligibility';
-import { parseQuantity, quantityToNumber } from '../k8s/quantity';
+import { canonicalResourceQuantity, parseQuantity, quantityToNumber } from '../k8s/quantity';
 import { Impact } from './types';
 
 /** Kinds whose pods restart when their template changes. */
@@ -152,7 +152,8 @@ export function resourcesImpact(old: KubeObject, next: KubeObject, nodes: readon
       const x = isObject(before.resources) && isObject(before.resources[list]) ? before.resources[list] : {};
       const y = isObject(c.resources) && isObject(c.resources[list]) ? c.resources[list] : {};
       for (const key of [...new Set([...Object.keys(x), ...Object.keys(y)])].sort()) {
-        if (String(x[key] ?? '') !== String(y[key] ?? '')) fields.push(`${name} ${list}.${key} ${x[key] ?? '(none)'} -> ${y[key] ?? '(none)'}`);
+        const stored = (v: unknown) => (v === undefined ? '' : canonicalResourceQuantity(String(v)));
+        if (stored(x[key]) !== stored(y[key])) fields.push(`${name} ${list}.${key} ${x[key] ?? '(none)'} -> ${y[key] ?? '(none)'}`);
       }
     }
   }
