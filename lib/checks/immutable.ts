@@ -66,6 +66,13 @@ const setAndDifferent = (path: string) => (old: KubeObject, next: KubeObject) =>
   return a !== undefined && b !== undefined && a !== '' && b !== '' && !sameValue(a, b);
 };
 
+/** A Secret's data as the server stores it: stringData written (base64) over data (pkg/apis/core/v1 conversion). */
+function secretData(secret: KubeObject): Record<string, unknown> {
+  const data: Record<string, unknown> = { ...(isObject(secret.data) ? secret.data : {}) };
+  for (const [k, v] of Object.entries(isObject(secret.stringData) ? secret.stringData : {})) data[k] = Buffer.from(String(v), 'utf-8').toString('base64');
+  return data;
+}
+
 /** The StatefulSet spec fields ValidateStatefulSetUpdate lets change; any other spec field may not. */
 const STATEFULSET_MUTABLE = new Set(['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds']);
 
@@ -77,16 +84,20 @@ const RULES: readonly Rule[] = [
     kinds: ['apps/StatefulSet'], path: `spec.${field}`, recipe: orphan,
     citation: `pkg/apis/apps/validation: ValidateStatefulSetUpdate (updates to statefulset spec for fields other than ${[...STATEFULSET_MUTABLE].map((f) => `'${f}'`).join(', ')} are forbidden)`,
   })),
-  { kinds: ['batch/Job'], path: 'spec.selector', citation: 'pkg/apis/batch/validation: ValidateJobSpecUpdate (field is immutable)', recipe: orphan, refused: setAndDifferent('spec.selector') },
   { kinds: ['batch/Job'], path: 'spec.template', citation: 'pkg/apis/batch/validation: ValidateJobSpecUpdate (field is immutable; only a suspended Job may change its scheduling directives)', recipe: orphan },
   { kinds: ['batch/Job'], path: 'spec.completionMode', citation: 'pkg/apis/batch/validation: ValidateJobSpecUpdate (field is immutable)', recipe: orphan, refused: (old, next) => (at(old, 'spec.completionMode') ?? 'NonIndexed') !== (at(next, 'spec.completionMode') ?? 'NonIndexed') },
-  { kinds: ['core/Service'], path: 'spec.clusterIP', citation: 'pkg/apis/core/validation: ValidateServiceUpdate (field is immutable)', recipe: recreate, refused: (old, next) => at(next, 'spec.type') !== 'ExternalName' && setAndDifferent('spec.clusterIP')(old, next) },
+  { kinds: ['core/Service'], path: 'spec.clusterIP', citation: 'pkg/apis/core/validation: ValidateServiceUpdate (spec.clusterIPs[0]: may not change once set)', recipe: recreate, refused: (old, next) => at(next, 'spec.type') !== 'ExternalName' && setAndDifferent('spec.clusterIP')(old, next) },
   { kinds: ['core/Secret'], path: 'type', citation: 'pkg/apis/core/validation: ValidateSecretUpdate (field is immutable)', recipe: recreate, refused: (old, next) => (old.type ?? 'Opaque') !== (next.type ?? 'Opaque') },
-  ...['data', 'binaryData', 'stringData'].map((field): Rule => ({
-    kinds: ['core/ConfigMap', 'core/Secret'], path: field, recipe: recreate,
-    citation: 'pkg/apis/core/validation: ValidateConfigMapUpdate, ValidateSecretUpdate (field is immutable when `immutable` is set)',
+  ...['data', 'binaryData'].map((field): Rule => ({
+    kinds: ['core/ConfigMap'], path: field, recipe: recreate,
+    citation: 'pkg/apis/core/validation: ValidateConfigMapUpdate (field is immutable when `immutable` is set)',
     refused: (old, next) => old.immutable === true && !sameValue(old[field], next[field]),
   })),
+  {
+    kinds: ['core/Secret'], path: 'data', recipe: recreate,
+    citation: 'pkg/apis/core/validation: ValidateSecretUpdate (field is immutable when `immutable` is set; stringData is written into data)',
+    refused: (old, next) => old.immutable === true && !sameValue(secretData(old), secretData(next)),
+  },
   {
     kinds: ['core/ConfigMap', 'core/Secret'], path: 'immutable', recipe: recreate,
     citation: 'pkg/apis/core/validation: ValidateConfigMapUpdate, ValidateSecretUpdate (field is immutable when `immutable` is set)',

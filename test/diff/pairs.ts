@@ -154,6 +154,60 @@ export const PAIRS: readonly DiffPair[] = [
     next: [{ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: `${ns}-local` }, provisioner: 'example.com/b' }],
     impacts: ['immutable'], server: 'refused',
   },
+  {
+    name: 'a StatefulSet podManagementPolicy change is immutable',
+    old: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'ordered', namespace: ns }, spec: { replicas: 0, serviceName: 'ordered', selector: { matchLabels: { app: 'ordered' } }, template: template({}, { app: 'ordered' }) } }],
+    next: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'ordered', namespace: ns }, spec: { replicas: 0, serviceName: 'ordered', podManagementPolicy: 'Parallel', selector: { matchLabels: { app: 'ordered' } }, template: template({}, { app: 'ordered' }) } }],
+    impacts: ['immutable'], server: 'refused',
+  },
+  {
+    name: 'a StatefulSet selector change is immutable',
+    old: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'picked', namespace: ns }, spec: { replicas: 0, serviceName: 'picked', selector: { matchLabels: { app: 'picked' } }, template: template({}, { app: 'picked', tier: 'x' }) } }],
+    next: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'picked', namespace: ns }, spec: { replicas: 0, serviceName: 'picked', selector: { matchLabels: { app: 'picked', tier: 'x' } }, template: template({}, { app: 'picked', tier: 'x' }) } }],
+    impacts: ['immutable'], server: 'refused',
+  },
+  {
+    name: 'a ReplicaSet selector change is immutable',
+    old: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'copies', namespace: ns }, spec: { replicas: 0, selector: { matchLabels: { app: 'copies' } }, template: template({}, { app: 'copies', tier: 'x' }) } }],
+    next: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'copies', namespace: ns }, spec: { replicas: 0, selector: { matchLabels: { app: 'copies', tier: 'x' } }, template: template({}, { app: 'copies', tier: 'x' }) } }],
+    impacts: ['immutable'], server: 'refused',
+  },
+  {
+    name: 'a Job completionMode change is immutable',
+    old: [{ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'indexed', namespace: ns }, spec: { suspend: true, completions: 2, template: { spec: { restartPolicy: 'Never', containers: [container()] } } } }],
+    next: [{ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'indexed', namespace: ns }, spec: { suspend: true, completions: 2, completionMode: 'Indexed', template: { spec: { restartPolicy: 'Never', containers: [container()] } } } }],
+    impacts: ['immutable'], server: 'refused',
+  },
+  {
+    name: 'an immutable ConfigMap made mutable again is immutable',
+    old: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'thaw', namespace: ns }, immutable: true, data: { a: '1' } }],
+    next: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'thaw', namespace: ns }, immutable: false, data: { a: '1' } }],
+    impacts: ['immutable'], server: 'refused',
+  },
+  {
+    name: 'an immutable Secret stringData change is immutable',
+    old: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sealed', namespace: ns }, immutable: true, stringData: { a: '1' } }],
+    next: [{ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sealed', namespace: ns }, immutable: true, stringData: { a: '2' } }],
+    impacts: ['immutable'], server: 'refused',
+  },
+  {
+    name: 'a ClusterRoleBinding roleRef change is immutable',
+    old: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: `${ns}-agent` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'ServiceAccount', name: 'agent', namespace: ns }] }],
+    next: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: `${ns}-agent` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' }, subjects: [{ kind: 'ServiceAccount', name: 'agent', namespace: ns }] }],
+    impacts: ['immutable'], server: 'refused',
+  },
+  ...([['parameters', { parameters: { tier: 'a' } }, { parameters: { tier: 'b' } }], ['reclaimPolicy', {}, { reclaimPolicy: 'Retain' }], ['volumeBindingMode', {}, { volumeBindingMode: 'WaitForFirstConsumer' }]] as const).map(([field, a, b]): DiffPair => ({
+    name: `a StorageClass ${field} change is immutable`,
+    old: [{ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: `${ns}-${field.toLowerCase()}` }, provisioner: 'example.com/a', ...a }],
+    next: [{ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: `${ns}-${field.toLowerCase()}` }, provisioner: 'example.com/a', ...b }],
+    impacts: ['immutable'], server: 'refused',
+  })),
+  {
+    name: 'a RoleBinding subject added is rbac-widened; the group of every service account is dangerous',
+    old: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'readers', namespace: ns }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'ServiceAccount', name: 'agent', namespace: ns }] }],
+    next: [{ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'readers', namespace: ns }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'ServiceAccount', name: 'agent', namespace: ns }, { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:serviceaccounts' }] }],
+    impacts: ['rbac-widened'], server: 'accepted',
+  },
   // RBAC, Pod Security, prune
   {
     name: 'an added verb is rbac-widened',
