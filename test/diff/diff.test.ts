@@ -165,3 +165,31 @@ describe('node-reporter diff on the command line', () => {
     expect(formatDiffMarkdown(diffManifests([], []))).toContain('no change');
   });
 });
+
+describe("the README's diff", () => {
+  test('the sample output is what the command prints for v1 -> v2 of this repository', () => {
+    // GIVEN the block after the README's diff recipe
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf-8');
+    const sample = /## Review a change: `node-reporter diff`[\s\S]*?```sh\n[\s\S]*?```\n\n```\n([\s\S]*?)```/.exec(readme)![1];
+    const dist = path.join(__dirname, '..', '..', 'dist');
+
+    // WHEN
+    const { code, out } = run(['diff', path.join(dist, 'node-reporter-v1.k8s.yaml'), path.join(dist, 'node-reporter-v2.k8s.yaml'), '--nodes', nodesFile]);
+
+    // THEN
+    expect(code).toBe(1);
+    expect(out).toBe(sample);
+  });
+
+  test('the JSON example has the shape the command prints', () => {
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf-8');
+    const example = JSON.parse(/\*\*JSON\*\* \(`--format json`, stable\):\n\n```json\n([\s\S]*?)```/.exec(readme)![1]);
+    const [pair] = PAIRS.filter((p) => p.name.startsWith('a DaemonSet selector'));
+    const real = diffManifests(sourced(pair.old), sourced(pair.next), { nodes });
+    expect(Object.keys(example)).toEqual(Object.keys(real));
+    expect(Object.keys(example.objects[0])).toEqual(Object.keys(real.objects[0]));
+    expect(Object.keys(example.summary).sort()).toEqual(Object.keys(real.summary).sort());
+    expect(Object.keys(example.summary.impacts)).toEqual(Object.keys(real.summary.impacts));
+    expect(Object.keys(example.objects[0].impacts[0])).toEqual(Object.keys(real.objects[0].impacts[0]));
+  });
+});
