@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { diffAgainstParse } from './diff';
 import { checksAgainstParse, manyDaemonSets } from './many-daemonsets';
 import { nodeListJson } from './node-list';
 import { machine, printTable, sideBySide, timeCommand } from './util';
@@ -76,6 +77,15 @@ function manyDaemonSetsSection(): string[][] {
   return [
     [`checks, 10,000 DaemonSets in one file (${(Buffer.byteLength(text) / 2 ** 20).toFixed(1)} MiB) / its YAML parse`, `${(t.checks / 1000).toFixed(2)} s / ${(t.parse / 1000).toFixed(2)} s`, `${t.findings} findings`],
     ['ratio checks / parse (goal <= 1.5x)', `${(t.checks / t.parse).toFixed(2)}x`, ''],
+  ];
+}
+
+function diffSection(): string[][] {
+  // node-reporter diff of 10,000 DaemonSets against 10,000 with a new image each, against the YAML parse of both.
+  const t = diffAgainstParse(10_000, Math.max(1, Math.ceil(ROUNDS / 2)));
+  return [
+    [`diff, 10,000 DaemonSets each changed (${(t.bytes / 2 ** 20).toFixed(1)} MiB in two files) / their YAML parse`, `${(t.diff / 1000).toFixed(2)} s / ${(t.parse / 1000).toFixed(2)} s`, `${t.objects} objects changed`],
+    ['ratio diff / parse (goal <= 1.5x)', `${(t.diff / t.parse).toFixed(2)}x`, ''],
   ];
 }
 
@@ -173,6 +183,7 @@ printTable(['benchmark', 'figure', 'note'], [
   ...section(checksSection, 'checks overhead'),
   ...section(foreignChecksSection, 'foreign app checks'),
   ...section(manyDaemonSetsSection, 'checks on 10,000 DaemonSets'),
+  ...section(diffSection, 'diff of 10,000 DaemonSets'),
   ...section(manyVariantsSection, 'many variants'),
   ...section(eligibilitySection, 'eligibility'),
   ...section(testSection, 'tests'),

@@ -4,10 +4,11 @@
  * verbs and resource names (or non-resource URLs and verbs), with `*`
  * matching anything (pkg/apis/rbac/v1 helpers: VerbMatches, APIGroupMatches,
  * ResourceMatches, ResourceNameMatches; plugin/pkg/auth/authorizer/rbac:
- * RuleAllows). The dangerous ones are those the Kubernetes RBAC good
- * practices name: https://kubernetes.io/docs/concepts/security/rbac-good-practices/
+ * RuleAllows). Which grants are dangerous is ./rbac-policy.ts's to say.
  */
-import { isObject } from './finding';
+import { isObject, KubeObject } from './finding';
+import { checkRbacPolicy } from './rbac-policy';
+import { RULES } from './rules';
 
 /** One permission: a verb on a resource of a group (with a name, or any), or on a non-resource URL. */
 export interface Grant {
@@ -63,18 +64,23 @@ export function grantsAdded(old: readonly Grant[], next: readonly Grant[]): Gran
   return next.filter((g) => !old.some((o) => covers(o, g)));
 }
 
-/** Why a grant is dangerous (RBAC good practices), or undefined. */
-export function dangerousGrant(grant: Grant): string | undefined {
-  if (grant.verb === '*') return 'every verb (*)';
-  if (['escalate', 'bind', 'impersonate'].includes(grant.verb)) return `${grant.verb}: privilege escalation`;
-  if (grant.url) return grant.name === '*' ? 'every non-resource URL (*)' : undefined;
-  if (grant.resource === '*') return 'every resource (*)';
-  if (grant.group === '*') return 'every API group (*)';
-  if (grant.resource === 'secrets' && ['get', 'list', 'watch'].includes(grant.verb)) return 'reads Secrets';
-  if (grant.resource === 'nodes/proxy') return 'nodes/proxy: the kubelet API, commands in any pod of the node';
-  if (['pods/exec', 'pods/attach'].includes(grant.resource) && grant.verb === 'create') return `${grant.resource}: commands in pods`;
-  if (['certificatesigningrequests/approval', 'serviceaccounts/token'].includes(grant.resource) && ['create', 'update', 'patch'].includes(grant.verb)) return `${grant.resource}: credentials`;
-  return undefined;
+/**
+ * Why a grant is dangerous, or undefined: the policy of ./rbac-policy.ts
+ * (rule rbac-dangerous) asked of a one-grant Role, or ClusterRole when
+ * `clusterWide`.
+ */
+export function dangerousGrant(grant: Grant, clusterWide: boolean): string | undefined {
+  const rule = grant.url
+    ? { nonResourceURLs: [grant.name], verbs: [grant.verb] }
+    : { apiGroups: [grant.group], resources: [grant.resource], verbs: [grant.verb], ...(grant.name === '*' ? {} : { resourceNames: [grant.name] }) };
+  const [problem] = checkRbacPolicy({ kind: clusterWide ? 'ClusterRole' : 'Role', rules: [rule] });
+  return problem?.message;
+}
+
+/** Why binding this role is dangerous (cluster-admin, admin, edit), or undefined. */
+export function dangerousRoleRef(binding: KubeObject): string | undefined {
+  const problem = checkRbacPolicy(binding).find((p) => p.rule === RULES.rbacDangerous);
+  return problem?.message;
 }
 
 /** A grant as one line: `get secrets`, `list apps/deployments`, `get /metrics`, `* pods "a"`. */

@@ -74,7 +74,7 @@ function changedImpacts(old: Entry, next: Entry, options: DiffOptions): Impact[]
 const describe = (o: KubeObject, change: ObjectDiff['change'], impacts: Impact[]): ObjectDiff => ({
   kind: String(o.kind), apiVersion: String(o.apiVersion), ...(namespaceOf(o) !== undefined ? { namespace: namespaceOf(o) } : {}), name: nameOf(o), change,
   // kind, message and warning first, in every impact: the JSON reads the same way each time.
-  impacts: impacts.map((i) => ({ kind: i.kind, message: i.message, warning: i.warning, ...i })),
+  impacts: impacts.map(({ kind, message, warning, ...rest }) => ({ kind, message, warning, ...rest })),
 });
 
 /**

@@ -7,7 +7,7 @@ import { isObject, KubeObject } from '../checks/finding';
 import { immutableChanges } from '../checks/immutable';
 import { isAtLeastAsStrict, PodSecurityLevel, podSecurityNeeds } from '../checks/pod-security';
 import { podTemplateOf } from '../checks/pod-templates';
-import { broadSubject, dangerousGrant, formatGrant, formatSubject, grantsAdded, grantsOf } from '../checks/rbac';
+import { broadSubject, dangerousGrant, dangerousRoleRef, formatGrant, formatSubject, grantsAdded, grantsOf } from '../checks/rbac';
 import { WAIVER_PREFIX } from '../checks/rules';
 import { printable } from '../eligibility';
 import { Impact } from './types';
@@ -35,12 +35,12 @@ export function rbacImpacts(old: KubeObject | undefined, next: KubeObject | unde
     const added = grantsAdded(a, b);
     const removed = grantsAdded(b, a);
     if (added.length > 0) {
-      const dangerous = added.map((g) => [g, dangerousGrant(g)] as const).filter(([, why]) => why !== undefined).map(([g, why]) => `${formatGrant(g)} (${why})`);
+      const dangerous = added.map((g) => [g, dangerousGrant(g, obj.kind === 'ClusterRole')] as const).filter(([, why]) => why !== undefined).map(([g, why]) => `${formatGrant(g)} (${why})`);
       const aggregated = isObject(next?.aggregationRule) ? ' (and whatever its aggregationRule gathers)' : '';
       impacts.push({
         kind: 'rbac-widened', warning: dangerous.length > 0, added: added.map(formatGrant), ...(dangerous.length > 0 ? { dangerous } : {}),
         message: `grants ${added.map(formatGrant).join(', ')}${aggregated}${dangerous.length > 0 ? `; dangerous: ${dangerous.join(', ')}` : ''}`,
-        source: 'plugin/pkg/auth/authorizer/rbac: RuleAllows; https://kubernetes.io/docs/concepts/security/rbac-good-practices/',
+        source: 'plugin/pkg/auth/authorizer/rbac: RuleAllows; dangerous as the rule rbac-dangerous says (https://kubernetes.io/docs/concepts/security/rbac-good-practices/)',
       });
     }
     if (removed.length > 0) {
@@ -53,7 +53,11 @@ export function rbacImpacts(old: KubeObject | undefined, next: KubeObject | unde
     const added = b.filter((s) => !a.some((x) => formatSubject(x) === formatSubject(s)));
     const removed = a.filter((s) => !b.some((x) => formatSubject(x) === formatSubject(s)));
     if (added.length > 0) {
-      const dangerous = added.map((s) => [s, broadSubject(s)] as const).filter(([, why]) => why !== undefined).map(([s, why]) => `${formatSubject(s)} (${why})`);
+      const roleDanger = dangerousRoleRef(obj);
+      const dangerous = [
+        ...(roleDanger !== undefined ? [`${role} (${roleDanger})`] : []),
+        ...added.map((s) => [s, broadSubject(s)] as const).filter(([, why]) => why !== undefined).map(([s, why]) => `${formatSubject(s)} (${why})`),
+      ];
       impacts.push({ kind: 'rbac-widened', warning: dangerous.length > 0, added: added.map(formatSubject), ...(dangerous.length > 0 ? { dangerous } : {}), message: `binds ${role} to ${added.map(formatSubject).join(', ')}${dangerous.length > 0 ? `; dangerous: ${dangerous.join(', ')}` : ''}` });
     }
     if (removed.length > 0) {

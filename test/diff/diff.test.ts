@@ -55,9 +55,13 @@ describe('node-reporter diff judges the held-out pairs', () => {
     expect(prune).toMatchObject({ kind: 'prune', warning: true });
     expect(prune.message).toMatch(/^the Namespace is removed: deleting it deletes ConfigMap\/held, and everything else created in it/);
 
-    const role = (verbs: string[]) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r', namespace: 'x' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs }] });
-    const [widened] = diffManifests(sourced([role(['get'])]), sourced([role(['get', 'list', 'escalate'])])).objects[0].impacts;
-    expect(widened).toMatchObject({ kind: 'rbac-widened', warning: true, added: ['list secrets', 'escalate secrets'], dangerous: ['list secrets (reads Secrets)', 'escalate secrets (escalate: privilege escalation)'] });
+    const role = (kind: string, verbs: string[]) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind, metadata: { name: 'r', namespace: kind === 'Role' ? 'x' : undefined }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs }] });
+    // A Role reads the Secrets of one namespace: widened, not dangerous; escalate is, anywhere
+    const [widened] = diffManifests(sourced([role('Role', ['get'])]), sourced([role('Role', ['get', 'list', 'escalate'])])).objects[0].impacts;
+    expect(widened).toMatchObject({ kind: 'rbac-widened', warning: true, added: ['list secrets', 'escalate secrets'], dangerous: ['escalate secrets (grants "escalate", which let a subject raise its own rights)'] });
+    // A ClusterRole's secrets are every namespace's
+    const [wide] = diffManifests(sourced([role('ClusterRole', ['get'])]), sourced([role('ClusterRole', ['get', 'list'])])).objects[0].impacts;
+    expect(wide).toMatchObject({ warning: true, dangerous: [expect.stringMatching(/^list secrets \(grants secrets in a ClusterRole: every Secret of every namespace/)] });
   });
 
   test('an immutable impact names the field, the server function and the recipe', () => {
