@@ -9,18 +9,21 @@
 // differs from the chart, the library's defaults improve on it, or the
 // difference is forced, and a comment says which.
 //
-// Forced by the library's naming, for both DaemonSets: the selector is
-// `app: <name>` (the chart gives both DaemonSets one selector, which only
-// their nodeSelectors keep apart: here each selects its own pods); the
-// ServiceAccount is `ebs-csi-node` (chart: `ebs-csi-node-sa`), its ClusterRole
-// and binding `node-agent:kube-system:ebs-csi-node` (chart:
-// `ebs-csi-node-role`, `ebs-csi-node-getter-binding`).
+// The chart's ServiceAccount `ebs-csi-node-sa`, ClusterRole
+// `ebs-csi-node-role` and binding `ebs-csi-node-getter-binding` are adopted.
+// Improved: the selector is `app: <name>` for each DaemonSet (the chart
+// gives both one selector, which only their nodeSelectors keep apart: two
+// DaemonSet controllers that select each other's pods); the Linux one keeps
+// the chart's `app: ebs-csi-node`, so it applies over a Helm install in place.
 import { Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
   AgentContainer, AgentUpdateStrategy, AgentVolume, DownwardApi, NodeAgent, NodePolicy, NodeRequirement, NodeToleration, PodSecurityLevel, TerminationMessagePolicy,
 } from 'node-reporter';
+
+/** The chart's node ServiceAccount, which both DaemonSets run as. */
+const EBS_CSI_NODE_SERVICE_ACCOUNT = 'ebs-csi-node-sa';
 
 /** The chart's app version: the plugin image's tag, with a `v`. */
 export const EBS_CSI_DRIVER_VERSION = '1.64.0';
@@ -173,6 +176,7 @@ export class AwsEbsCsiNodeChart extends Chart {
       runAsGroup: 0,
       fsGroup: 0,
       // Improved: seccomp RuntimeDefault for the pod (the sidecars; the privileged plugin runs unconfined anyway).
+      adopt: { serviceAccountName: EBS_CSI_NODE_SERVICE_ACCOUNT, rbacNames: { clusterRole: 'ebs-csi-node-role', clusterRoleBinding: 'ebs-csi-node-getter-binding' } },
       serviceAccount: {
         // The plugin reads its node and volume attachments, and removes the
         // ebs.csi.aws.com/agent-not-ready taint from its node once it is ready.
@@ -244,7 +248,7 @@ export class AwsEbsCsiNodeChart extends Chart {
         AgentVolume.emptyDir('probe-dir'),
       ],
       // The Linux agent's ServiceAccount: the chart's two DaemonSets share one.
-      serviceAccountName: 'ebs-csi-node',
+      serviceAccountName: EBS_CSI_NODE_SERVICE_ACCOUNT,
       podSecurity: {
         level: PodSecurityLevel.PRIVILEGED,
         reason: "a CSI node plugin mounts volumes into the kubelet's directories and talks to csi-proxy over the host's named pipes",

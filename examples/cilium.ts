@@ -298,8 +298,8 @@ export class CiliumChart extends Chart {
           optionalSecret('hubble-server-certs', [{ key: 'tls.crt', path: 'server.crt' }, { key: 'tls.key', path: 'server.key' }, { key: 'ca.crt', path: 'client-ca.crt' }]),
         ], { defaultMode: 0o400 }),
       ],
-      // The ConfigMap cilium-config (`<name>-config`), which the agent reads
-      // through the API. Its volume `config` is declared and mounted nowhere,
+      // The chart's ConfigMap cilium-config (adopted, below), which the agent
+      // reads through the API, and which the chart's operator and cilium CLI look up by name. Its volume `config` is declared and mounted nowhere,
       // and its checksum on the pods rolls the agents when it changes (the
       // chart's pods do not follow their ConfigMap).
       config: { data: CILIUM_CONFIG },
@@ -311,9 +311,18 @@ export class CiliumChart extends Chart {
       // reaches the API server by the IP in KUBERNETES_SERVICE_HOST), so the
       // agent does not wait for the cluster DNS that its pod network carries.
 
+      // As root, with the image's group (root), as the chart's pods run.
       runAsUser: 0,
+      runAsGroup: 0,
       // The chart's: the agent loads BPF programs and mounts filesystems, which the runtime's default profile refuses.
       seccompProfile: { type: kplus.SeccompProfileType.UNCONFINED },
+      // The chart's names of the objects the agent replaces, so that this
+      // applies over a Helm install in place (README: "Taking over an existing install").
+      adopt: {
+        serviceAccountName: 'cilium',
+        configMapName: 'cilium-config',
+        rbacNames: { clusterRole: 'cilium', clusterRoleBinding: 'cilium', role: 'cilium-config-agent', roleBinding: 'cilium-config-agent' },
+      },
       serviceAccount: {
         rules: [
           { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['get', 'list', 'watch'] },
@@ -336,7 +345,7 @@ export class CiliumChart extends Chart {
           { apiGroups: ['cilium.io'], resources: ['ciliumnodes', 'ciliumnodes/status'], verbs: ['get', 'update'] },
           { apiGroups: ['cilium.io'], resources: ['ciliumendpoints/status', 'ciliumendpoints', 'ciliuml2announcementpolicies/status', 'ciliumbgpnodeconfigs/status'], verbs: ['patch'] },
         ],
-        // The chart's Role cilium-config-agent; here the agent's Role `cilium`.
+        // The chart's Role cilium-config-agent (adopted, below).
         namespacedRules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }],
         // The chart's Role cilium-tlsinterception-secrets in the namespace
         // cilium-secrets: TLS interception policies read their Secrets there.

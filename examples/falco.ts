@@ -312,8 +312,8 @@ export class FalcoChart extends Chart {
         env: {
           HOST_ROOT: kplus.EnvValue.fromValue('/host'),
           FALCOCTL_DRIVER_CONFIG_NAMESPACE: DownwardApi.podNamespace(),
-          // Forced: the library names the agent's ConfigMap `<name>-config` (chart: `falco`).
-          FALCOCTL_DRIVER_CONFIG_CONFIGMAP: kplus.EnvValue.fromValue('falco-config'),
+          // The agent's ConfigMap, adopted as the chart's `falco`.
+          FALCOCTL_DRIVER_CONFIG_CONFIGMAP: kplus.EnvValue.fromValue('falco'),
         },
         // Improved: the chart sets none. Bounded, with room to build the
         // kernel module when no prebuilt one matches the node's kernel.
@@ -353,15 +353,18 @@ export class FalcoChart extends Chart {
         hostPath('sys-module-fs', '/sys/module'),
         hostPath('sys-fs', '/sys/kernel'),
         hostPath('proc-fs', '/proc'),
-        AgentVolume.configMap('falcoctl-config-volume', 'falco-config', { items: [{ key: 'falcoctl.yaml', path: 'falcoctl.yaml' }] }),
+        AgentVolume.configMap('falcoctl-config-volume', 'falco', { items: [{ key: 'falcoctl.yaml', path: 'falcoctl.yaml' }] }),
       ],
-      // Forced: one ConfigMap `falco-config` with both files and the volume
+      // Forced: one ConfigMap `falco` with both files and the volume
       // `config` (chart: ConfigMaps `falco` and `falco-falcoctl`, volume
       // `falco-yaml`). Its checksum rolls the pods, as the chart's checksum/config does.
       config: { data: { 'falco.yaml': FALCO_YAML, 'falcoctl.yaml': FALCOCTL_YAML } },
       // Falco and the loader read every process and load kernel code: root,
       // as the images run. falcoctl runs as its image's user.
       runAsUser: 0,
+      runAsGroup: 0,
+      // The chart's names of the objects the agent replaces.
+      adopt: { serviceAccountName: 'falco', configMapName: 'falco', rbacNames: { role: 'falco', roleBinding: 'falco' } },
       serviceAccount: {
         // The loader reads falco.yaml from the ConfigMap to learn the engine.
         // The chart also grants list and update, which falcoctl does not use

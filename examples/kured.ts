@@ -82,6 +82,8 @@ export class KuredChart extends Chart {
       hostPID: true,
       // The image has no USER: kured runs as root, and systemctl reboot needs it.
       runAsUser: 0,
+      // The chart's names of the objects the agent replaces, so that this applies over a Helm install in place.
+      adopt: { serviceAccountName: 'kured', rbacNames: { clusterRole: 'kured', clusterRoleBinding: 'kured', role: 'kured', roleBinding: 'kured' } },
       serviceAccount: {
         // Drain (read pods, evict them, skip DaemonSet pods) and cordon (patch nodes).
         // The `extensions` rules are the chart's: dead since Kubernetes 1.16, and harmless.

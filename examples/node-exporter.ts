@@ -73,7 +73,10 @@ export class NodeExporterChart extends Chart {
         { name: 'root', hostPath: '/', mountPath: '/host/root', type: kplus.HostPathVolumeType.DIRECTORY, propagation: kplus.MountPropagation.HOST_TO_CONTAINER },
       ],
       runAsUser: 65534,
+      runAsGroup: 65534,
       fsGroup: 65534,
+      // The chart's names of the objects the agent replaces, so that this applies over a Helm install in place.
+      adopt: { serviceAccountName: 'node-exporter', serviceNames: { metrics: 'node-exporter' } },
       // The chart's ServiceAccount has no rights and mounts no token.
       serviceAccount: { automountToken: false },
       // The chart's Service: ClusterIP 9100, annotated for Prometheus; no ServiceMonitor by default.

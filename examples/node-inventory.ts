@@ -12,10 +12,13 @@
 // API server, so the shell never calls the API: the rules are those a fuller
 // inventory would need (its node, the workloads on it, a lock), and the token
 // is not mounted.
-import { Chart, Duration } from 'cdk8s';
+import { Chart, Duration, Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { AgentVolume, DownwardApi, NodeAgent, NodePolicy, PodSecurityLevel, PodSecurityNamespace, TerminationMessagePolicy } from 'node-reporter';
+
+/** Sized as measured: a busybox shell loop stays far below 32Mi (an agent without resources gets requests only, and the checks warn). */
+const BUSYBOX_RESOURCES: kplus.ContainerResources = { cpu: { request: kplus.Cpu.millis(10) }, memory: { request: Size.mebibytes(16), limit: Size.mebibytes(32) } };
 
 /** The agent's namespace, its own. */
 export const NODE_INVENTORY_NAMESPACE = 'node-inventory';
@@ -92,6 +95,7 @@ export class NodeInventoryChart extends Chart {
         // The kubelet creates the directory as root, 0755: hand it to nobody,
         // who writes into it. Root with CHOWN alone, every other capability dropped.
         command: ['sh', '-c', 'chown 65534:65534 /data'],
+        resources: BUSYBOX_RESOURCES,
         securityContext: { user: 0, group: 0, capabilities: { add: [kplus.Capability.CHOWN] } },
         // A failure's reason (e.g. chown's) shows in the pod's status, not only in its log.
         terminationMessagePolicy: TerminationMessagePolicy.FALLBACK_TO_LOGS_ON_ERROR,
@@ -101,6 +105,7 @@ export class NodeInventoryChart extends Chart {
         name: 'inventory',
         image: 'busybox:1.36',
         command: ['sh', '-c', SCRIPT],
+        resources: BUSYBOX_RESOURCES,
         env: { NODE_NAME: DownwardApi.nodeName() },
         terminationMessagePolicy: TerminationMessagePolicy.FALLBACK_TO_LOGS_ON_ERROR,
         // Ready once the first inventory is written.

@@ -84,6 +84,8 @@ export class NodeProblemDetectorChart extends Chart {
       runAsUser: 0,
       // The chart's own ClusterRole (the same rights as the cluster's
       // system:node-problem-detector, which the upstream manifest binds instead).
+      // The chart's names of the objects the agent replaces, so that this applies over a Helm install in place.
+      adopt: { serviceAccountName: 'node-problem-detector', rbacNames: { clusterRole: 'node-problem-detector', clusterRoleBinding: 'node-problem-detector' } },
       serviceAccount: {
         rules: [
           { apiGroups: [''], resources: ['nodes'], verbs: ['get'] },

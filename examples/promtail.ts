@@ -188,6 +188,8 @@ export class PromtailChart extends Chart {
       // The chart's podSecurityContext: the pods' log files are root's, 0640.
       runAsUser: 0,
       runAsGroup: 0,
+      // The chart's names of the objects the agent replaces, so that this applies over a Helm install in place.
+      adopt: { serviceAccountName: 'promtail', rbacNames: { clusterRole: 'promtail', clusterRoleBinding: 'promtail' } },
       serviceAccount: {
         // Improved: the chart grants get, list and watch on nodes, nodes/proxy,
         // services, endpoints and pods; its config discovers only pods

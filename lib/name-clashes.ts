@@ -13,8 +13,9 @@ import { CLUSTER_SCOPED_KINDS } from './checks/metadata';
  * A chart's variant group, when it has one: charts of one group are
  * alternatives (variants of one deployable, applied one instead of the
  * other) whose objects may share names. `NodeReporterChart` has one.
+ * @internal
  */
-function groupOf(chart: IConstruct): string | undefined {
+export function groupOf(chart: IConstruct): string | undefined {
   const group = (chart as { variantGroup?: unknown }).variantGroup;
   return typeof group === 'string' ? group : undefined;
 }

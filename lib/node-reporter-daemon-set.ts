@@ -1,10 +1,21 @@
-import type * as kplus from 'cdk8s-plus-28';
+import { Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CONTAINER_NAME, DEFAULT_IMAGE, DEFAULT_INTERVAL_SECONDS, DEFAULT_NAME } from './defaults';
 import { checkDns1123Label, checkImage, checkInteger, checkVersion, defined, isRecord, Problem, problem } from './k8s/syntax';
-import { AgentUpdateStrategy, DEFAULT_AGENT_RESOURCES, DownwardApi, NodeAgent } from './node-agent';
+import { AgentUpdateStrategy, DownwardApi, NodeAgent } from './node-agent';
 import { NodePolicy } from './node-policy';
 import { checkResources, checkRollingUpdate } from './validate-props';
+
+/**
+ * The reporter's resources: NodeAgent's small requests, and a memory limit,
+ * which only an agent whose image is known can have: the reporter's busybox
+ * loop stays far below 32Mi.
+ */
+export const DEFAULT_REPORTER_RESOURCES: kplus.ContainerResources = {
+  cpu: { request: kplus.Cpu.millis(10) },
+  memory: { request: Size.mebibytes(16), limit: Size.mebibytes(32) },
+};
 
 /**
  * Props for {@link NodeReporterDaemonSet}.
@@ -161,7 +172,7 @@ export class NodeReporterDaemonSet extends NodeAgent {
     const name = props.name ?? DEFAULT_NAME;
     const image = props.image ?? DEFAULT_IMAGE;
     const intervalSeconds = props.intervalSeconds ?? DEFAULT_INTERVAL_SECONDS;
-    const resources = props.resources ?? DEFAULT_AGENT_RESOURCES;
+    const resources = props.resources ?? DEFAULT_REPORTER_RESOURCES;
     // The version and interval are validated tokens, so they are safe in the
     // script as they are. `${NODE_NAME}` is for the shell, not TypeScript.
     const command = ['sh', '-c', 'while true; do echo node=${NODE_NAME} version=' + props.version + '; sleep ' + intervalSeconds + '; done'];

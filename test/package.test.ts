@@ -199,7 +199,7 @@ describe('the npm package', () => {
   test('a strict TypeScript cdk8s app type-checks and synthesizes with it (the checks included)', () => {
     expect(manifests.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual([
       'Namespace/monitoring', 'DaemonSet/node-reporter', 'DaemonSet/node-reporter-canary',
-      'ServiceAccount/team-exporter', 'Role/team-exporter', 'RoleBinding/team-exporter', 'DaemonSet/team-exporter', 'Service/team-exporter',
+      'ServiceAccount/node-agent-team-exporter', 'Role/node-agent:team-exporter', 'RoleBinding/node-agent:team-exporter', 'DaemonSet/team-exporter', 'Service/node-agent-team-exporter',
     ]);
   });
 

@@ -10,10 +10,15 @@ import { checkResources } from '../validate-props';
 import { ContainerEnvFrom, ContainerLifecycle, ContainerProbe } from './cdk8s-plus';
 import { AgentMount, checkAbsolutePath, mountProblems } from './volumes';
 
-/** The default container resources: small, because the agent runs on every node. */
+/**
+ * The default container resources: small requests, because the agent runs on
+ * every node, and no limit: no library can know what an agent needs, and a
+ * guessed memory limit OOM-kills a real one (the checks' `resources` rule
+ * warns until you size it; see the README's "Sizing an agent").
+ */
 export const DEFAULT_AGENT_RESOURCES: kplus.ContainerResources = {
   cpu: { request: kplus.Cpu.millis(10) },
-  memory: { request: Size.mebibytes(16), limit: Size.mebibytes(32) },
+  memory: { request: Size.mebibytes(16) },
 };
 
 /** How the kubelet fills a terminated container's message. */
@@ -157,7 +162,7 @@ export interface AgentContainer {
 
   /**
    * Requests and limits; the agent runs on every node, so they multiply by the node count.
-   * @default - cpu request 10m, memory request 16Mi, memory limit 32Mi
+   * @default - cpu request 10m, memory request 16Mi, no limit (the checks warn: size it, see the README)
    */
   readonly resources?: kplus.ContainerResources;
 
@@ -190,8 +195,8 @@ export interface AgentContainer {
 export interface ContainerDefaults {
   /** The uid containers run as. */
   readonly runAsUser: number;
-  /** The gid containers run as. */
-  readonly runAsGroup: number;
+  /** The gid containers run as; none: the image's. */
+  readonly runAsGroup?: number;
   /** Whether the agent runs on Windows nodes. */
   readonly windows: boolean;
   /** Whether the pods share the node's network namespace. */

@@ -2,7 +2,9 @@
  * NodeAgent, the DaemonSet for any node agent, and its parts.
  * @module
  */
+export * from './adoption';
 export * from './cdk8s-plus';
+export * from './config';
 export * from './containers';
 export * from './downward-api';
 export * from './metrics';

@@ -20,14 +20,14 @@ export interface AgentMetrics {
   readonly path?: string;
 
   /**
-   * A ClusterIP Service `<name>` on the port that selects the agent's pods,
+   * A ClusterIP Service `node-agent-<name>` (or `adopt.serviceNames.metrics`) on the port that selects the agent's pods,
    * annotated `prometheus.io/scrape: "true"`.
    * @default true
    */
   readonly service?: boolean;
 
   /**
-   * A ServiceMonitor `<name>` (monitoring.coreos.com/v1) for the Prometheus
+   * A ServiceMonitor named like the Service (monitoring.coreos.com/v1) for the Prometheus
    * Operator; needs the Service and a named port. The checks report it as a
    * custom resource unless its CustomResourceDefinition is in the input.
    * @default false
@@ -35,7 +35,7 @@ export interface AgentMetrics {
   readonly serviceMonitor?: boolean;
 
   /**
-   * A PodMonitor `<name>` (monitoring.coreos.com/v1) that scrapes the pods directly; needs a named port.
+   * A PodMonitor named like the Service (monitoring.coreos.com/v1) that scrapes the pods directly; needs a named port.
    * @default false
    */
   readonly podMonitor?: boolean;
@@ -54,7 +54,7 @@ function portsOf(containers: readonly AgentContainer[]): kplus.ContainerPort[] {
 }
 
 /** @internal The problems of the `metrics` prop. */
-export function metricsProblems(metrics: unknown, agentName: unknown, containers: readonly AgentContainer[]): Problem[] {
+export function metricsProblems(metrics: unknown, containers: readonly AgentContainer[]): Problem[] {
   if (!isRecord(metrics)) {
     return [problem('metrics', 'an AgentMetrics { port, path?, service?, serviceMonitor?, podMonitor? }', metrics)];
   }
@@ -67,9 +67,6 @@ export function metricsProblems(metrics: unknown, agentName: unknown, containers
     metrics.serviceMonitor === true && metrics.service === false ? problem('metrics.serviceMonitor', 'false when metrics.service is false (a ServiceMonitor selects the Service)', true) : undefined,
     (metrics.serviceMonitor === true || metrics.podMonitor === true) && port !== undefined && port.name === undefined
       ? problem('metrics.port', 'a named container port for a ServiceMonitor or PodMonitor (their endpoints name the port)', metrics.port) : undefined,
-    // pkg/apis/core/validation: ValidateService names Services by DNS-1035 label.
-    metrics.service !== false && (typeof agentName !== 'string' || !/^[a-z]/.test(agentName))
-      ? problem('name', 'a name starting with a letter when the agent has a metrics Service (Service names are DNS-1035 labels)', agentName) : undefined,
   ));
   return problems;
 }

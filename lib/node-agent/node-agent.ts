@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ApiObject, Chart, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
@@ -6,20 +5,23 @@ import { checkObject, isBlocking } from '../checks/index';
 import { PodSecurityLevel } from '../checks/pod-security';
 import { RULES, WAIVER_PREFIX } from '../checks/rules';
 import { KubernetesVersion } from '../checks/versions';
-import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
+import { DEFAULT_RUN_AS_ID } from '../defaults';
 import { checkApplySize } from '../k8s/apply';
 import { canonicalResourceQuantity } from '../k8s/quantity';
 import { defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { KubernetesTarget, kubernetesTarget, targetAnnotations } from '../kubernetes-target';
 import { watchNameClashes } from '../name-clashes';
 import { NodePolicy } from '../node-policy';
+import { watchSelectorOverlaps } from '../selector-overlaps';
 import { reportProblems } from '../validate-props';
+import { ownName, selectorOf } from './adoption';
 import { AgentDaemonSet } from './agent-daemon-set';
+import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, ConfigChange, configChecksum } from './config';
 import { AgentContainer, ContainerDefaults, containerProblems, kplusContainerProps, renderSecurityContext } from './containers';
 import { createMetrics } from './metrics';
 import { podSecurityProblems, RenderedPodSecurity, renderedPodSecurity } from './pod-security';
-import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, declaredVolumes, imageTag, mountPathProblems, NodeAgentProps, propsProblems, recommendedLabels } from './props';
-import { createRbac } from './rbac';
+import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, configMapNameOf, declaredVolumes, imageTag, mainContainerOf, mountPathProblems, NodeAgentProps, propsProblems, recommendedLabels, runAsGroupOf } from './props';
+import { createRbac, rbacNames } from './rbac';
 import { waiveDangerousGrants } from './rbac-reasons';
 import { dedupe, mergeAffinity } from './scheduling';
 import { RecursiveReadOnly, targetPropsProblems, withTargetForms, writesAppArmorField } from './target';
@@ -49,7 +51,8 @@ interface OwnContainer {
  *
  * Built on cdk8s-plus-28's DaemonSet for containers, env, probes and
  * lifecycle hooks. What cdk8s-plus cannot express is rendered in one place
- * (the DaemonSet's `_toKube`): the selector `app: <name>` instead of a
+ * (the DaemonSet's `_toKube`): the selector `app: <name>` (or
+ * `adopt.selector`) instead of a
  * construct-path label, the policy's nodeSelector and affinity (merged with
  * what `daemonSet.scheduling` adds), security contexts, volumes and mounts,
  * host namespaces, update strategy.
@@ -76,8 +79,14 @@ export class NodeAgent extends Construct {
   /** The DaemonSet's name. */
   public readonly name: string;
 
-  /** The selector's labels, `{ app: <name> }`; every pod carries them. */
+  /** The selector's labels, `{ app: <name> }` or `adopt.selector`; every pod carries them. */
   public readonly selectorLabels: Record<string, string>;
+
+  /** The labels of every object the agent creates and of its pods: the recommended ones, `labels`, and the selector's. */
+  public readonly labels: Record<string, string>;
+
+  /** The name of the ServiceAccount the pods run as (the agent's own, or `serviceAccountName`), if any. */
+  public readonly serviceAccountName?: string;
 
   /** How a new version reaches the nodes. */
   public readonly updateStrategy: AgentUpdateStrategy;
@@ -94,8 +103,8 @@ export class NodeAgent extends Construct {
   /** The uid the containers run as (Linux). */
   public readonly runAsUser: number;
 
-  /** The gid the containers run as (Linux). */
-  public readonly runAsGroup: number;
+  /** The gid the containers run as (Linux); none: the image's. */
+  public readonly runAsGroup?: number;
 
   /** Whether the pods share the node's network namespace. */
   public readonly hostNetwork: boolean;
@@ -136,7 +145,7 @@ export class NodeAgent extends Construct {
   /** The ServiceAccount, when `serviceAccount` is set. */
   public readonly serviceAccountResource?: kplus.k8s.KubeServiceAccount;
 
-  /** The ConfigMap, when `config` is set; a change to it (`addData`) rolls the agents too. */
+  /** The ConfigMap, when `config` is set; a change to it (`addData`) rolls the agents too, unless `config.onChange` is IN_PLACE. */
   public readonly configMap?: kplus.ConfigMap;
 
   /** The metrics Service, when `metrics` asks for one. */
@@ -169,7 +178,7 @@ export class NodeAgent extends Construct {
     this.terminationGracePeriodSeconds = props.terminationGracePeriodSeconds ?? 30;
     this.revisionHistoryLimit = props.revisionHistoryLimit ?? 10;
     this.runAsUser = props.runAsUser ?? DEFAULT_RUN_AS_ID;
-    this.runAsGroup = props.runAsGroup ?? this.runAsUser;
+    this.runAsGroup = runAsGroupOf(props);
     this.hostNetwork = props.hostNetwork ?? props.hostProcess === true;
     this.hostPID = props.hostPID ?? false;
     this.hostIPC = props.hostIPC ?? false;
@@ -177,7 +186,7 @@ export class NodeAgent extends Construct {
     this.priorityClassName = props.priorityClassName;
     this.podSecurityReason = props.podSecurity?.reason;
     this.recursiveReadOnly = props.recursiveReadOnly ?? RecursiveReadOnly.IF_POSSIBLE;
-    this.selectorLabels = { [SELECTOR_LABEL_KEY]: this.name };
+    this.selectorLabels = selectorOf(props.adopt, this.name);
     this.volumes = declaredVolumes(props);
     this.volumesByName = new Map(this.volumes.map((v) => [v.name, v]));
     this.everyContainerMounts = [
@@ -185,9 +194,9 @@ export class NodeAgent extends Construct {
       ...(props.config?.mountPath !== undefined ? [{ volume: CONFIG_VOLUME, path: props.config.mountPath }] : []),
     ];
 
-    this.version = props.version ?? imageTag(props.containers[0].image);
+    this.version = props.version ?? imageTag(mainContainerOf(props).image);
     // The recommended labels on every object; the user's over them; the selector's over all.
-    const labels = { ...recommendedLabels(this.name, this.version, props.component ?? 'node-agent', props.partOf ?? this.name), ...props.labels, ...this.selectorLabels };
+    const labels = this.labels = { ...recommendedLabels(this.name, this.version, props.component ?? 'node-agent', props.partOf ?? this.name), ...props.labels, ...this.selectorLabels };
     const annotations: Record<string, string> = { ...props.annotations, ...targetAnnotations(this.target) };
     if (this.changeCause !== undefined) {
       annotations[CHANGE_CAUSE_ANNOTATION] = this.changeCause;
@@ -197,15 +206,19 @@ export class NodeAgent extends Construct {
     }
 
     if (props.serviceAccount) {
-      const rbac = createRbac(this, props.serviceAccount, this.name, namespace!, labels);
+      const rbac = createRbac(this, props.serviceAccount, rbacNames(this.name, namespace!, props.adopt), namespace!, labels);
       this.serviceAccountResource = rbac.serviceAccount;
       waiveDangerousGrants(this, props.serviceAccount.dangerousGrantsReason);
+      this.serviceAccountName = rbac.serviceAccount.name;
+    } else {
+      this.serviceAccountName = props.serviceAccountName;
     }
     if (props.config) {
-      this.configMap = new kplus.ConfigMap(this, 'Config', { metadata: { name: `${this.name}-config`, labels }, data: props.config.data });
+      this.configMap = new kplus.ConfigMap(this, 'Config', { metadata: { name: configMapNameOf(props), labels }, data: props.config.data });
     }
 
     const runAs = this.windows ? undefined : { user: this.runAsUser, group: this.runAsGroup, ensureNonRoot: this.runAsUser !== 0, fsGroup: props.fsGroup };
+    const serviceName = props.adopt?.serviceNames?.metrics ?? ownName(this.name);
     this.ds = new AgentDaemonSet(this, 'Resource', {
       metadata: { name: this.name, labels, annotations },
       podMetadata: { labels, annotations: { ...props.annotations } },
@@ -231,7 +244,7 @@ export class NodeAgent extends Construct {
     this.ds._seal();
 
     if (props.metrics) {
-      this.metricsService = createMetrics(this, props.metrics, this.name, props.containers, this.selectorLabels, labels);
+      this.metricsService = createMetrics(this, props.metrics, serviceName, props.containers, this.selectorLabels, labels);
     }
 
     // What the pod needs is what the checks say of the rendered pod.
@@ -243,6 +256,7 @@ export class NodeAgent extends Construct {
     // From now on every manifest of the DaemonSet is held to its level (see finish()).
     this.judged = true;
     watchNameClashes(this);
+    watchSelectorOverlaps(this);
   }
 
   /** The checks rules the agent's pod breaks on purpose, waived with the `podSecurity` reason. */
@@ -396,9 +410,9 @@ export class NodeAgent extends Construct {
         podAnnotations[APPARMOR_ANNOTATION_PREFIX + c.spec.name] = c.spec.securityContext.appArmorProfile;
       }
     }
-    if (this.configMap) {
+    if (this.configMap && (props.config?.onChange ?? ConfigChange.ROLL) === ConfigChange.ROLL) {
       // From the ConfigMap as it is now, so that configMap.addData() rolls the agents too.
-      podAnnotations[CONFIG_CHECKSUM_ANNOTATION] = checksum(this.configMap.data);
+      podAnnotations[CONFIG_CHECKSUM_ANNOTATION] = configChecksum(this.configMap.data);
     }
     const tolerations = dedupe([...(policy.tolerations ?? []), ...(pod.tolerations ?? [])]);
     const volumes = [...(pod.volumes ?? []), ...this.volumes.map((v) => v._toKube())];
@@ -451,7 +465,7 @@ export class NodeAgent extends Construct {
           ...(props.shareProcessNamespace ? { shareProcessNamespace: true } : {}),
           ...(props.runtimeClassName !== undefined ? { runtimeClassName: props.runtimeClassName } : {}),
           ...(props.imagePullSecrets ? { imagePullSecrets: props.imagePullSecrets.map((name) => ({ name })) } : {}),
-          ...(props.serviceAccount ? { serviceAccountName: this.name } : props.serviceAccountName !== undefined ? { serviceAccountName: props.serviceAccountName } : {}),
+          ...(this.serviceAccountName !== undefined ? { serviceAccountName: this.serviceAccountName } : {}),
           ...(this.priorityClassName !== undefined ? { priorityClassName: this.priorityClassName } : {}),
         },
       },
@@ -487,10 +501,4 @@ function canonicalResources(resources: kplus.k8s.ResourceRequirements | undefine
 
 function nonEmpty<T>(items: T[]): T[] | undefined {
   return items.length > 0 ? items : undefined;
-}
-
-/** A stable digest of the config: file names sorted, so key order does not roll the agents. */
-function checksum(data: Record<string, string>): string {
-  const sorted = Object.keys(data).sort().map((k) => [k, data[k]]);
-  return createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
 }

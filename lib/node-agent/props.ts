@@ -11,7 +11,6 @@ import { waiverProblem } from '../checks/waivers';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
 import {
   checkAnnotations,
-  checkConfigKey,
   checkDns1123Label,
   checkDns1123Subdomain,
   checkInteger,
@@ -26,6 +25,8 @@ import {
   show,
 } from '../k8s/syntax';
 import { NodePolicy } from '../node-policy';
+import { adoptionCrossProblems, adoptionProblems, AgentAdoption, ownName } from './adoption';
+import { AgentConfig, CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, ConfigChange, configProblems, configVolume } from './config';
 import { AgentContainer, ContainerDefaults, containerProblems, seccompProblems } from './containers';
 import { AgentMetrics, metricsProblems } from './metrics';
 import { AgentPodSecurity } from './pod-security';
@@ -33,9 +34,6 @@ import { AgentServiceAccount, serviceAccountProblems } from './rbac';
 import { NodeAgentTargetProps } from './target';
 import { AgentUpdateStrategy } from './update-strategy';
 import { AgentMount, AgentVolume, checkAbsolutePath, HostPathMount } from './volumes';
-
-/** The pod template annotation that holds the config's checksum, so a config change rolls the agents. */
-export const CONFIG_CHECKSUM_ANNOTATION = 'node-reporter.dev/config-sha256';
 
 /** The DaemonSet annotation `kubectl rollout history` shows. */
 export const CHANGE_CAUSE_ANNOTATION = 'kubernetes.io/change-cause';
@@ -70,21 +68,6 @@ export function imageTag(image: string): string | undefined {
   return tag !== undefined && checkLabelValue('tag', tag) === undefined ? tag : undefined;
 }
 
-/** The name of the config's volume, which containers may mount like any other. */
-export const CONFIG_VOLUME = 'config';
-
-/** A config file set, as a ConfigMap `<name>-config` whose checksum on the pod template rolls the agents when it changes. */
-export interface AgentConfig {
-  /** File name to content; names are ConfigMap keys. */
-  readonly data: Record<string, string>;
-  /**
-   * Where every container sees the files, absolute; or mount the volume
-   * `config` yourself, per container (e.g. one file by `subPath`).
-   * @default - mounted nowhere by default
-   */
-  readonly mountPath?: string;
-}
-
 /** Pods the agent's pods must not share a topology domain (by default: a node) with. */
 export interface PodAntiAffinityTerm {
   /** The labels of those pods (in the agent's namespace). */
@@ -103,8 +86,21 @@ export interface NodeAgentProps extends NodeAgentTargetProps {
   /** Which nodes run the agent. */
   readonly policy: NodePolicy;
 
-  /** The DaemonSet's name, a DNS-1123 label; also its selector label `app`, and the name of the objects it creates with it. */
+  /**
+   * The DaemonSet's name, a DNS-1123 label; also its selector label `app`
+   * (unless `adopt.selector`), and the name the agent's other objects derive
+   * theirs from: `node-agent-<name>`, `node-agent:<name>`, `node-agent:<namespace>:<name>`.
+   */
   readonly name: string;
+
+  /**
+   * The existing objects the agent replaces (an install by Helm, kubeadm or
+   * a manifest): its DaemonSet's selector and the names of its
+   * ServiceAccount, ConfigMap, RBAC objects and metrics Service, so that an
+   * apply updates them in place. Only what is written here is adopted.
+   * @default - nothing: every object but the DaemonSet gets a derived `node-agent` name
+   */
+  readonly adopt?: AgentAdoption;
 
   /** The agent's containers (the main one and its sidecars), at least one. */
   readonly containers: AgentContainer[];
@@ -156,7 +152,7 @@ export interface NodeAgentProps extends NodeAgentTargetProps {
   readonly hostProcess?: boolean;
 
   /**
-   * A ServiceAccount `<name>` of its own, with what it may do (cluster-wide
+   * A ServiceAccount `node-agent-<name>` (or `adopt.serviceAccountName`) of its own, with what it may do (cluster-wide
    * rules, rules in its namespace, existing ClusterRoles); its API token is
    * mounted into the pods unless `automountToken` is false.
    * @default - no ServiceAccount of its own and no token
@@ -170,7 +166,7 @@ export interface NodeAgentProps extends NodeAgentTargetProps {
   readonly serviceAccountName?: string;
 
   /**
-   * Config files, as a ConfigMap `<name>-config` and the volume `config`.
+   * Config files, as a ConfigMap `node-agent-<name>` (or `adopt.configMapName`) and the volume `config`.
    * @default - none
    */
   readonly config?: AgentConfig;
@@ -183,7 +179,7 @@ export interface NodeAgentProps extends NodeAgentTargetProps {
 
   /**
    * The gid the containers run as (Linux).
-   * @default - runAsUser
+   * @default - 65534 when runAsUser is unset too; else none: the image's (most agents need gid 0 or the image's group)
    */
   readonly runAsGroup?: number;
 
@@ -274,16 +270,32 @@ export interface NodeAgentProps extends NodeAgentTargetProps {
 
   /**
    * Extra labels on every object the agent creates and on its pods, never in
-   * the selector; over the recommended `app.kubernetes.io/*` ones, but may not set `app`.
+   * the selector; over the recommended `app.kubernetes.io/*` ones, but may not set the selector's keys (`app`, or those of `adopt.selector`).
    * @default - none
    */
   readonly labels?: Record<string, string>;
 
   /**
    * The `app.kubernetes.io/version` label: the version of what the agent runs, a label value.
-   * @default - the first container's image tag, when it is a label value
+   * @default - the main container's image tag, when it is a label value
    */
   readonly version?: string;
+
+  /**
+   * The name of the agent's main container (not a sidecar's), whose image
+   * tag is the version label.
+   * @default - the container named like the agent, else the first one
+   */
+  readonly mainContainer?: string;
+
+  /**
+   * With `hostNetwork`: the node ports the agent binds beyond its containers'
+   * `ports` (`[]`: none), so that a rolling update with surge can be judged
+   * (a surge pod cannot bind a port the old pod holds). Required for a surge
+   * on a host-network agent, unless the rule `hostport-surge` is waived with a reason.
+   * @default - unknown
+   */
+  readonly boundHostPorts?: number[];
 
   /**
    * The `app.kubernetes.io/component` label: the agent's role in a larger application.
@@ -330,7 +342,7 @@ export interface NodeAgentProps extends NodeAgentTargetProps {
 }
 
 const PROP_KEYS = [
-  'policy', 'name', 'containers', 'initContainers', 'volumes', 'hostPaths', 'hostNetwork', 'hostPID', 'hostIPC', 'hostProcess',
+  'policy', 'name', 'adopt', 'mainContainer', 'boundHostPorts', 'containers', 'initContainers', 'volumes', 'hostPaths', 'hostNetwork', 'hostPID', 'hostIPC', 'hostProcess',
   'serviceAccount', 'serviceAccountName', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups', 'podSecurity',
   'priorityClassName', 'runtimeClassName', 'imagePullSecrets', 'shareProcessNamespace', 'dns', 'podAntiAffinity', 'metrics',
   'updateStrategy', 'labels', 'version', 'component', 'partOf', 'annotations', 'waivers', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
@@ -342,8 +354,18 @@ export function declaredVolumes(props: NodeAgentProps): AgentVolume[] {
   return [
     ...(props.hostPaths ?? []).map((m) => AgentVolume.hostPath(m.name, m.hostPath, { type: m.type })),
     ...(props.volumes ?? []),
-    ...(props.config ? [AgentVolume.configMap(CONFIG_VOLUME, `${props.name}-config`)] : []),
+    ...(props.config ? [configVolume(props.config, configMapNameOf(props))] : []),
   ];
+}
+
+/** @internal The name of the agent's ConfigMap: adopted, or derived. */
+export function configMapNameOf(props: NodeAgentProps): string {
+  return props.adopt?.configMapName ?? ownName(props.name);
+}
+
+/** @internal The agent's main container: `mainContainer`, else the one named like the agent, else the first. */
+export function mainContainerOf(props: NodeAgentProps): AgentContainer {
+  return props.containers.find((c) => c.name === (props.mainContainer ?? props.name)) ?? props.containers[0];
 }
 
 /** @internal Mount paths a container uses twice (pkg/apis/core/validation: ValidateVolumeMounts: must be unique). */
@@ -424,10 +446,26 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
       problems.push(...defined(props[key] === '' ? problem(key, 'a non-empty label value', '') : checkLabelValue(key, props[key])));
     }
   }
+  if (props.adopt !== undefined) {
+    problems.push(...adoptionProblems(props.adopt));
+  }
+  const account = isRecord(props.serviceAccount) ? props.serviceAccount : undefined;
+  problems.push(...adoptionCrossProblems(props.adopt, props.name, {
+    serviceAccount: account !== undefined,
+    config: props.config !== undefined,
+    metricsService: isRecord(props.metrics) && props.metrics.service !== false,
+    clusterRoles: Array.isArray(account?.clusterRoles) ? account.clusterRoles : [],
+    rules: account?.rules !== undefined,
+    namespacedRules: account?.namespacedRules !== undefined,
+  }));
+  if (props.mainContainer !== undefined && !(Array.isArray(props.containers) && props.containers.some((c) => isRecord(c) && c.name === props.mainContainer))) {
+    problems.push(problem('mainContainer', `the name of one of the containers (${Array.isArray(props.containers) ? props.containers.filter(isRecord).map((c) => show(c.name)).join(', ') : 'none'})`, props.mainContainer));
+  }
   if (props.labels !== undefined) {
     problems.push(...checkLabels('labels', props.labels));
-    if (isRecord(props.labels) && Object.prototype.hasOwnProperty.call(props.labels, SELECTOR_LABEL_KEY)) {
-      problems.push(`'labels' must not set '${SELECTOR_LABEL_KEY}', the selector label this construct owns, but got "${SELECTOR_LABEL_KEY}: ${props.labels[SELECTOR_LABEL_KEY]}"`);
+    const selector = isRecord(props.adopt) && isRecord(props.adopt.selector) ? props.adopt.selector : { [SELECTOR_LABEL_KEY]: '' };
+    for (const key of isRecord(props.labels) ? Object.keys(props.labels).filter((k) => Object.prototype.hasOwnProperty.call(selector, k)) : []) {
+      problems.push(`'labels' must not set '${key}', a label of the selector this construct owns (so that it selects exactly the agent's pods), but got "${key}: ${props.labels[key]}"`);
     }
   }
   if (props.annotations !== undefined) {
@@ -462,7 +500,7 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   }
   problems.push(...volumeProblems(props, windows));
   const volumes = new Map(volumesOrNone(props).map((v) => [v.name, v]));
-  const defaults: ContainerDefaults = { runAsUser: props.runAsUser ?? DEFAULT_RUN_AS_ID, runAsGroup: props.runAsGroup ?? props.runAsUser ?? DEFAULT_RUN_AS_ID, windows, hostNetwork };
+  const defaults: ContainerDefaults = { runAsUser: props.runAsUser ?? DEFAULT_RUN_AS_ID, runAsGroup: runAsGroupOf(props), windows, hostNetwork };
   const everyContainer = [
     ...(Array.isArray(props.hostPaths) ? props.hostPaths : []).map((m) => ({ volume: String(m?.name), path: m?.mountPath })),
     ...(isRecord(props.config) && props.config.mountPath !== undefined ? [{ volume: CONFIG_VOLUME, path: props.config.mountPath }] : []),
@@ -488,10 +526,20 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   }
   problems.push(...hostPortProblems(props, hostNetwork));
   if (props.serviceAccount !== undefined) {
-    problems.push(...serviceAccountProblems(props.serviceAccount, props.name, namespace));
+    problems.push(...serviceAccountProblems(props.serviceAccount, isRecord(props.adopt) ? props.adopt.serviceAccountName : undefined, namespace));
   }
   if (props.metrics !== undefined) {
-    problems.push(...metricsProblems(props.metrics, props.name, Array.isArray(props.containers) ? props.containers.filter(isRecord) : []));
+    problems.push(...metricsProblems(props.metrics, Array.isArray(props.containers) ? props.containers.filter(isRecord) : []));
+  }
+  if (isRecord(props.config) && props.config.onChange === ConfigChange.IN_PLACE) {
+    for (const [key, list] of [['containers', props.containers], ['initContainers', props.initContainers]] as const) {
+      (Array.isArray(list) ? list : []).forEach((c, i) => (isRecord(c) && Array.isArray(c.mounts) ? c.mounts : []).forEach((m: AgentMount, j: number) => {
+        if (isRecord(m) && m.volume === CONFIG_VOLUME && m.subPath !== undefined) {
+          // The kubelet never updates a subPath mount (kubernetes/kubernetes#50345).
+          problems.push(problem(`${key}[${i}].mounts[${j}].subPath`, 'unset with config.onChange IN_PLACE: the kubelet never updates a subPath mount, so the change would never arrive (mount the whole volume, or pick files with config.files)', m.subPath));
+        }
+      }));
+    }
   }
   if (props.dns !== undefined && !isRecord(props.dns)) {
     problems.push(problem('dns', 'cdk8s-plus PodDnsProps { policy?, nameservers?, searches?, options? }', props.dns));
@@ -509,12 +557,17 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   return problems;
 }
 
+/** @internal The gid the containers run as: `runAsGroup`; 65534 when runAsUser is unset too; else none (the image's). */
+export function runAsGroupOf(props: NodeAgentProps): number | undefined {
+  return props.runAsGroup ?? (props.runAsUser === undefined ? DEFAULT_RUN_AS_ID : undefined);
+}
+
 /** The volumes the props declare, when they can be read. */
 function volumesOrNone(props: NodeAgentProps): AgentVolume[] {
   return [
     ...(Array.isArray(props.hostPaths) ? props.hostPaths.filter(isRecord).map((m) => AgentVolume.hostPath(m.name, m.hostPath, { type: m.type })) : []),
     ...(Array.isArray(props.volumes) ? props.volumes.filter((v): v is AgentVolume => v instanceof AgentVolume) : []),
-    ...(isRecord(props.config) ? [AgentVolume.configMap(CONFIG_VOLUME, `${show(props.name)}-config`)] : []),
+    ...(isRecord(props.config) ? [AgentVolume.configMap(CONFIG_VOLUME, ownName(String(props.name)))] : []),
   ];
 }
 
@@ -555,19 +608,8 @@ function volumeProblems(props: NodeAgentProps, windows: boolean): Problem[] {
     }
   }
   if (props.config !== undefined) {
-    const config = props.config;
-    if (!isRecord(config) || !isRecord(config.data) || Object.keys(config.data).length === 0) {
-      problems.push(problem('config', 'an object { data, mountPath? } with at least one file', config));
-    } else {
-      for (const [file, content] of Object.entries(config.data)) {
-        problems.push(...defined(
-          checkConfigKey('config.data[key]', file),
-          typeof content === 'string' ? undefined : problem(`config.data.${file}`, 'a string', content),
-        ));
-      }
-      if (config.mountPath !== undefined) {
-        problems.push(...defined(checkAbsolutePath('config.mountPath', config.mountPath, windows)));
-      }
+    problems.push(...configProblems(props.config, windows));
+    if (isRecord(props.config) && isRecord(props.config.data)) {
       names.push({ prop: 'config', name: CONFIG_VOLUME });
     }
   }
@@ -605,9 +647,24 @@ function hostPortProblems(props: NodeAgentProps, hostNetwork: boolean): Problem[
       });
     });
   }
+  const bound = props.boundHostPorts;
+  if (bound !== undefined) {
+    if (!hostNetwork) {
+      problems.push(problem('boundHostPorts', 'unset without hostNetwork (a pod binds node ports only through hostPort, which ports declare)', bound));
+    } else if (!Array.isArray(bound) || !bound.every((p) => Number.isInteger(p) && p >= 1 && p <= 65535)) {
+      problems.push(problem('boundHostPorts', 'an array of port numbers from 1 to 65535 ([] when the agent binds none)', bound));
+    } else if (bound.length > 0) {
+      bindsHost = true;
+    }
+  }
   // The checks' rule hostport-surge, said for the prop; its waiver counts here too.
   const waived = isRecord(props.waivers) && props.waivers[RULES.hostPortSurge.id] !== undefined;
-  if (bindsHost && !waived && props.updateStrategy instanceof AgentUpdateStrategy && props.updateStrategy.surges) {
+  const surges = props.updateStrategy instanceof AgentUpdateStrategy && props.updateStrategy.surges;
+  if (hostNetwork && !bindsHost && bound === undefined && surges && !waived) {
+    // A host-network agent binds what its binary binds, declared or not (kube-proxy's 10249 and 10256 are in no port list).
+    problems.push(problem('boundHostPorts', `set for a host-network agent with a surge: the node ports it binds ([] when none), since a surge pod could never bind a port the old pod holds; or waive '${RULES.hostPortSurge.id}' in 'waivers' with a reason`, undefined));
+  }
+  if (bindsHost && !waived && surges) {
     problems.push(problem('updateStrategy', 'a rolling update without surge (maxSurge 0) for an agent that binds host ports (hostNetwork or hostPort): the surge pod could never bind the port the old pod holds, so the rollout stalls on every node (kubernetes/kubernetes#106417)', props.updateStrategy.maxSurge?.value));
   }
   return problems;

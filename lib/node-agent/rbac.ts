@@ -8,6 +8,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { clusterScoped } from '../cluster-scoped';
 import { checkDns1123Label, defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { AgentAdoption, ownName, ownRoleName, rbacNameProblem } from './adoption';
 import { rbacReasonProblems } from './rbac-reasons';
 
 /**
@@ -39,16 +40,16 @@ export interface AgentPolicyRule {
   readonly nonResourceURLs?: string[];
 }
 
-/** The ServiceAccount a node agent creates for its pods, and what it may do. */
+/** The ServiceAccount a node agent creates for its pods (`node-agent-<name>`, or `adopt.serviceAccountName`), and what it may do. */
 export interface AgentServiceAccount {
   /**
-   * Cluster-wide rules: a ClusterRole `node-agent:<namespace>:<name>` bound to the ServiceAccount.
+   * Cluster-wide rules: a ClusterRole and ClusterRoleBinding `node-agent:<namespace>:<name>` (or `adopt.rbacNames`) bound to the ServiceAccount.
    * @default - none
    */
   readonly rules?: AgentPolicyRule[];
 
   /**
-   * Rules in the agent's own namespace: a Role and RoleBinding `<name>` there.
+   * Rules in the agent's own namespace: a Role and RoleBinding `node-agent:<name>` (or `adopt.rbacNames`) there.
    * @default - none
    */
   readonly namespacedRules?: AgentPolicyRule[];
@@ -63,7 +64,8 @@ export interface AgentServiceAccount {
 
   /**
    * ClusterRoles that exist already (e.g. `system:node-problem-detector`),
-   * each bound cluster-wide to the ServiceAccount as `node-agent:<namespace>:<name>:<role>`.
+   * each bound cluster-wide to the ServiceAccount as `node-agent:<namespace>:<name>:<role>`
+   * (or `adopt.rbacNames.clusterRoleBindings[role]`).
    * @default - none
    */
   readonly clusterRoles?: string[];
@@ -133,7 +135,7 @@ function ruleProblems(prop: string, rule: unknown, namespaced: boolean): Problem
 }
 
 /** @internal Every problem of the `serviceAccount` prop; the names it derives need the chart's namespace. */
-export function serviceAccountProblems(account: unknown, agentName: unknown, namespace: string | undefined): Problem[] {
+export function serviceAccountProblems(account: unknown, adoptedAccount: unknown, namespace: string | undefined): Problem[] {
   if (!isRecord(account)) {
     return [problem('serviceAccount', 'an AgentServiceAccount { rules?, namespacedRules?, clusterRoles?, automountToken? }', account)];
   }
@@ -170,9 +172,9 @@ export function serviceAccountProblems(account: unknown, agentName: unknown, nam
       problems.push(problem('serviceAccount.clusterRoles', 'a non-empty array of ClusterRole names', roles));
     } else {
       roles.forEach((r, i) => {
-        // rbac names are path segments (pkg/apis/rbac/validation: ValidateRBACName).
-        if (typeof r !== 'string' || r === '' || r === '.' || r === '..' || /[/%]/.test(r)) {
-          problems.push(problem(`serviceAccount.clusterRoles[${i}]`, "a ClusterRole name (no '/' or '%', not '.' or '..')", r));
+        const bad = rbacNameProblem(`serviceAccount.clusterRoles[${i}]`, r);
+        if (bad) {
+          problems.push(bad);
         } else if (roles.indexOf(r) !== i) {
           problems.push(problem(`serviceAccount.clusterRoles[${i}]`, 'a ClusterRole not listed before', r));
         }
@@ -183,8 +185,8 @@ export function serviceAccountProblems(account: unknown, agentName: unknown, nam
     problems.push(problem('serviceAccount.automountToken', 'a boolean', account.automountToken));
   }
   problems.push(...rbacReasonProblems(account));
-  if (agentName === 'default') {
-    problems.push(problem('name', "another name than 'default' when the agent has a serviceAccount: its ServiceAccount would be the namespace's default one, which every pod in the namespace runs as", agentName));
+  if (adoptedAccount === 'default') {
+    problems.push(problem('adopt.serviceAccountName', "another name than 'default': the agent's ServiceAccount would be the namespace's default one, which every pod in the namespace runs as", adoptedAccount));
   }
   if (namespace === undefined) {
     problems.push("'serviceAccount' needs the chart's namespace (the bindings name the ServiceAccount's namespace) but the chart has none");
@@ -192,6 +194,40 @@ export function serviceAccountProblems(account: unknown, agentName: unknown, nam
     problems.push(...defined(checkDns1123Label('chart namespace', namespace)));
   }
   return problems;
+}
+
+/** @internal The names of the agent's ServiceAccount and RBAC objects: derived with the `node-agent` prefix, or adopted. */
+export interface AgentRbacNames {
+  /** The ServiceAccount. */
+  readonly serviceAccount: string;
+  /** The ClusterRole of `rules`. */
+  readonly clusterRole: string;
+  /** Its ClusterRoleBinding. */
+  readonly clusterRoleBinding: string;
+  /** The Role of `namespacedRules`. */
+  readonly role: string;
+  /** Its RoleBinding. */
+  readonly roleBinding: string;
+  /** The Roles and RoleBindings of `rulesIn`, in their namespaces. */
+  readonly roleIn: string;
+  /** The ClusterRoleBinding of an existing ClusterRole. */
+  readonly clusterRoleBindingOf: (role: string) => string;
+}
+
+/** @internal The names an agent's RBAC gets: what `adopt` says, else derived. */
+export function rbacNames(agent: string, namespace: string, adopt: AgentAdoption | undefined): AgentRbacNames {
+  const names = adopt?.rbacNames ?? {};
+  const clusterRole = names.clusterRole ?? clusterRbacName(namespace, agent);
+  const role = names.role ?? ownRoleName(agent);
+  return {
+    serviceAccount: adopt?.serviceAccountName ?? ownName(agent),
+    clusterRole,
+    clusterRoleBinding: names.clusterRoleBinding ?? clusterRole,
+    role,
+    roleBinding: names.roleBinding ?? role,
+    roleIn: clusterRbacName(namespace, agent),
+    clusterRoleBindingOf: (existing) => names.clusterRoleBindings?.[existing] ?? clusterRbacName(namespace, agent, existing),
+  };
 }
 
 /** @internal What the agent's RBAC created. */
@@ -216,34 +252,34 @@ function copyRule(r: AgentPolicyRule): kplus.k8s.PolicyRule {
 
 /**
  * @internal
- * Creates the ServiceAccount `<name>`, and for each kind of grant its role and
- * binding, under `scope`.
+ * Creates the ServiceAccount, and for each kind of grant its role and
+ * binding, under `scope`, with the names `names` gives.
  */
-export function createRbac(scope: Construct, account: AgentServiceAccount, name: string, namespace: string, labels: Record<string, string>): AgentRbac {
+export function createRbac(scope: Construct, account: AgentServiceAccount, names: AgentRbacNames, namespace: string, labels: Record<string, string>): AgentRbac {
+  const name = names.serviceAccount;
   const serviceAccount = new kplus.k8s.KubeServiceAccount(scope, 'ServiceAccount', { metadata: { name, labels } });
   const subjects = [{ kind: 'ServiceAccount', name, namespace }];
   const roleRef = (kind: string, roleName: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name: roleName });
   let clusterRole: kplus.k8s.KubeClusterRole | undefined;
   if (account.rules) {
-    const roleName = clusterRbacName(namespace, name);
-    clusterRole = new kplus.k8s.KubeClusterRole(scope, 'ClusterRole', { metadata: { name: roleName, labels }, rules: account.rules.map(copyRule) });
-    const binding = new kplus.k8s.KubeClusterRoleBinding(scope, 'ClusterRoleBinding', { metadata: { name: roleName, labels }, roleRef: roleRef('ClusterRole', roleName), subjects });
+    clusterRole = new kplus.k8s.KubeClusterRole(scope, 'ClusterRole', { metadata: { name: names.clusterRole, labels }, rules: account.rules.map(copyRule) });
+    const binding = new kplus.k8s.KubeClusterRoleBinding(scope, 'ClusterRoleBinding', { metadata: { name: names.clusterRoleBinding, labels }, roleRef: roleRef('ClusterRole', names.clusterRole), subjects });
     clusterScoped(clusterRole);
     clusterScoped(binding);
   }
   let role: kplus.k8s.KubeRole | undefined;
   if (account.namespacedRules) {
-    role = new kplus.k8s.KubeRole(scope, 'Role', { metadata: { name, labels }, rules: account.namespacedRules.map(copyRule) });
-    new kplus.k8s.KubeRoleBinding(scope, 'RoleBinding', { metadata: { name, labels }, roleRef: roleRef('Role', name), subjects });
+    role = new kplus.k8s.KubeRole(scope, 'Role', { metadata: { name: names.role, labels }, rules: account.namespacedRules.map(copyRule) });
+    new kplus.k8s.KubeRoleBinding(scope, 'RoleBinding', { metadata: { name: names.roleBinding, labels }, roleRef: roleRef('Role', names.role), subjects });
   }
   for (const [other, rules] of Object.entries(account.rulesIn ?? {})) {
-    const roleName = clusterRbacName(namespace, name);
+    const roleName = names.roleIn;
     new kplus.k8s.KubeRole(scope, `Role-${other}`, { metadata: { name: roleName, namespace: other, labels }, rules: rules.map(copyRule) });
     new kplus.k8s.KubeRoleBinding(scope, `RoleBinding-${other}`, { metadata: { name: roleName, namespace: other, labels }, roleRef: roleRef('Role', roleName), subjects });
   }
   for (const existing of account.clusterRoles ?? []) {
     const binding = new kplus.k8s.KubeClusterRoleBinding(scope, `ClusterRoleBinding-${existing}`, {
-      metadata: { name: clusterRbacName(namespace, name, existing), labels },
+      metadata: { name: names.clusterRoleBindingOf(existing), labels },
       roleRef: roleRef('ClusterRole', existing),
       subjects,
     });

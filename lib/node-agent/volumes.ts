@@ -434,8 +434,8 @@ export function checkAbsolutePath(prop: string, value: unknown, windows = false)
   return ok ? undefined : problem(prop, `an absolute path${windows ? ' (/..., C:\\... or \\\\.\\pipe\\...)' : ''} without '..' or control characters`, value);
 }
 
-/** A relative path without '..' segments (pkg/apis/core/validation: validateLocalDescendingPath). */
-function checkRelativePath(prop: string, value: unknown): Problem | undefined {
+/** @internal A relative path without '..' segments (pkg/apis/core/validation: validateLocalDescendingPath). */
+export function checkRelativePath(prop: string, value: unknown): Problem | undefined {
   const ok = typeof value === 'string' && value !== '' && !value.startsWith('/') && !/[\u0000-\u001f\u007f]/.test(value) && !value.split('/').includes('..');
   return ok ? undefined : problem(prop, "a relative path without '..' or control characters", value);
 }

@@ -154,9 +154,9 @@ describe('examples/aws-ebs-csi-node.ts, as its chart renders it', () => {
   });
 
   test('both share one ServiceAccount with a token and the chart ClusterRole rules, bound once', () => {
-    expect(objects.filter((o) => o.kind === 'ServiceAccount').map((o) => o.metadata.name)).toEqual(['ebs-csi-node']);
+    expect(objects.filter((o) => o.kind === 'ServiceAccount').map((o) => o.metadata.name)).toEqual(['ebs-csi-node-sa']);
     for (const ds of [linux, windows]) {
-      expect(ds.spec.template.spec).toMatchObject({ serviceAccountName: 'ebs-csi-node', automountServiceAccountToken: true });
+      expect(ds.spec.template.spec).toMatchObject({ serviceAccountName: 'ebs-csi-node-sa', automountServiceAccountToken: true });
     }
     expect(rulesOf(objects, 'ClusterRole')).toEqual([
       { apiGroups: ['storage.k8s.io'], resources: ['volumeattachments'], verbs: ['get', 'list', 'watch'] },
@@ -166,7 +166,9 @@ describe('examples/aws-ebs-csi-node.ts, as its chart renders it', () => {
     ]);
     const binding = only(objects, 'ClusterRoleBinding');
     expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: only(objects, 'ClusterRole').metadata.name });
-    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'ebs-csi-node', namespace: 'kube-system' }]);
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'ebs-csi-node-sa', namespace: 'kube-system' }]);
+    // The chart's names, adopted: this applies over a Helm install in place.
+    expect([only(objects, 'ClusterRole').metadata.name, binding.metadata.name]).toEqual(['ebs-csi-node-role', 'ebs-csi-node-getter-binding']);
     expect(objects.filter((o) => o.kind === 'Role' || o.kind === 'Service')).toEqual([]);
   });
 

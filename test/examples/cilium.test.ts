@@ -219,7 +219,7 @@ describe('examples/cilium.ts: what the agent needs beside its DaemonSet', () => 
     ]);
     // The chart reads secrets only from its secrets namespace: no secrets rule cluster-wide.
     expect(rules.some((r) => r.resources.includes('secrets'))).toBe(false);
-    expect(only(objects, 'Role', 'cilium')).toMatchObject({ metadata: { namespace: 'kube-system' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }] });
+    expect(only(objects, 'Role', 'cilium-config-agent')).toMatchObject({ metadata: { namespace: 'kube-system' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }] });
     // The chart's cilium-tlsinterception-secrets: Secrets of the cilium-secrets namespace only.
     const subjects = [{ kind: 'ServiceAccount', name: 'cilium', namespace: 'kube-system' }];
     expect(only(objects, 'Role', 'node-agent:kube-system:cilium')).toMatchObject({ metadata: { namespace: 'cilium-secrets' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }] });

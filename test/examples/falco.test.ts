@@ -45,10 +45,10 @@ describe('examples/falco.ts, as its chart renders it', () => {
     expect(loader.env).toEqual([
       { name: 'HOST_ROOT', value: '/host' },
       { name: 'FALCOCTL_DRIVER_CONFIG_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
-      { name: 'FALCOCTL_DRIVER_CONFIG_CONFIGMAP', value: 'falco-config' },
+      { name: 'FALCOCTL_DRIVER_CONFIG_CONFIGMAP', value: 'falco' },
     ]);
     const configMap = only(objects, 'ConfigMap');
-    expect(configMap.metadata.name).toBe('falco-config');
+    expect(configMap.metadata.name).toBe('falco');
     expect(parse(configMap.data['falco.yaml'])).toMatchObject({ engine: { kind: 'modern_ebpf' }, webserver: { enabled: true, listen_port: 8765, k8s_healthz_endpoint: '/healthz' }, load_plugins: ['container'] });
     expect(parse(configMap.data['falcoctl.yaml']).artifact.install.refs).toEqual(['falco-rules:5', 'ghcr.io/falcosecurity/plugins/plugin/container:0.7.1']);
     expect(parse(configMap.data['falcoctl.yaml']).artifact.follow.refs).toEqual(['falco-rules:5']);
@@ -109,8 +109,8 @@ describe('examples/falco.ts, as its chart renders it', () => {
       'sys-module-fs': { hostPath: { path: '/sys/module' } },
       'sys-fs': { hostPath: { path: '/sys/kernel' } },
       'proc-fs': { hostPath: { path: '/proc' } },
-      'falcoctl-config-volume': { configMap: { name: 'falco-config', items: [{ key: 'falcoctl.yaml', path: 'falcoctl.yaml' }] } },
-      config: { configMap: { name: 'falco-config' } },
+      'falcoctl-config-volume': { configMap: { name: 'falco', items: [{ key: 'falcoctl.yaml', path: 'falcoctl.yaml' }] } },
+      config: { configMap: { name: 'falco' } },
     });
   });
 

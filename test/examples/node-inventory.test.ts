@@ -77,7 +77,7 @@ describe('examples/node-inventory.ts', () => {
   test('its config is a ConfigMap whose checksum on the pod template changes with the config, and only then', () => {
     // GIVEN
     const configMap = only(objects, 'ConfigMap');
-    expect(configMap.metadata).toMatchObject({ name: 'node-inventory-config', namespace: 'node-inventory' });
+    expect(configMap.metadata).toMatchObject({ name: 'node-agent-node-inventory', namespace: 'node-inventory' });
     expect(configMap.data['inventory.conf']).toMatch(/^INTERVAL=\d+$/m);
 
     // WHEN synthesized with another config, and again with the default
@@ -96,7 +96,7 @@ describe('examples/node-inventory.ts', () => {
       { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
       { nonResourceURLs: ['/metrics'], verbs: ['get'] },
     ]);
-    const subjects = [{ kind: 'ServiceAccount', name: 'node-inventory', namespace: 'node-inventory' }];
+    const subjects = [{ kind: 'ServiceAccount', name: 'node-agent-node-inventory', namespace: 'node-inventory' }];
     const bindings = objects.filter((o) => o.kind === 'ClusterRoleBinding');
     expect(bindings.map((b) => [b.metadata.name, b.roleRef.name, b.subjects])).toEqual([
       ['node-agent:node-inventory:node-inventory', 'node-agent:node-inventory:node-inventory', subjects],
@@ -108,18 +108,18 @@ describe('examples/node-inventory.ts', () => {
 
   test('may update and patch its own DaemonSet only (the lock), in its own namespace', () => {
     const role = only(objects, 'Role');
-    expect(role.metadata).toMatchObject({ name: 'node-inventory', namespace: 'node-inventory' });
+    expect(role.metadata).toMatchObject({ name: 'node-agent:node-inventory', namespace: 'node-inventory' });
     expect(role.rules).toEqual([{ apiGroups: ['apps'], resources: ['daemonsets'], resourceNames: ['node-inventory'], verbs: ['update', 'patch'] }]);
     expect(role.rules[0].resourceNames).toEqual([ds.metadata.name]);
     expect(only(objects, 'RoleBinding')).toMatchObject({
       metadata: { namespace: 'node-inventory' },
-      roleRef: { kind: 'Role', name: 'node-inventory' },
-      subjects: [{ kind: 'ServiceAccount', name: 'node-inventory', namespace: 'node-inventory' }],
+      roleRef: { kind: 'Role', name: 'node-agent:node-inventory' },
+      subjects: [{ kind: 'ServiceAccount', name: 'node-agent-node-inventory', namespace: 'node-inventory' }],
     });
   });
 
   test('mounts no API token: the shell never calls the API server', () => {
-    expect(pod).toMatchObject({ serviceAccountName: 'node-inventory', automountServiceAccountToken: false });
+    expect(pod).toMatchObject({ serviceAccountName: 'node-agent-node-inventory', automountServiceAccountToken: false });
   });
 
   test('without workloads and the lock, a later version drops exactly the view binding, the Role and its RoleBinding', () => {
@@ -128,12 +128,12 @@ describe('examples/node-inventory.ts', () => {
 
     // THEN
     expect(names(objects).filter((n) => !names(smaller).includes(n))).toEqual([
-      'Role/node-inventory', 'RoleBinding/node-inventory', 'ClusterRoleBinding/node-agent:node-inventory:node-inventory:view',
+      'Role/node-agent:node-inventory', 'RoleBinding/node-agent:node-inventory', 'ClusterRoleBinding/node-agent:node-inventory:node-inventory:view',
     ]);
     expect(names(smaller).filter((n) => !names(objects).includes(n))).toEqual([]);
     const dropped = (props: NodeInventoryChartProps) => names(objects).filter((n) => !names(synthWith(props)).includes(n));
     expect(dropped({ workloads: false })).toEqual(['ClusterRoleBinding/node-agent:node-inventory:node-inventory:view']);
-    expect(dropped({ lock: false })).toEqual(['Role/node-inventory', 'RoleBinding/node-inventory']);
+    expect(dropped({ lock: false })).toEqual(['Role/node-agent:node-inventory', 'RoleBinding/node-agent:node-inventory']);
     expect(daemonSetOf(smaller)).toEqual(ds);
   });
 

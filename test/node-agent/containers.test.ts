@@ -35,7 +35,7 @@ describe('init containers and sidecars', () => {
     const defaults = { runAsUser: 65534, runAsGroup: 65534, runAsNonRoot: true, privileged: false, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } };
     for (const container of [...pod.containers, ...pod.initContainers]) {
       expect(container.securityContext).toEqual(defaults);
-      expect(container.resources).toEqual({ requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '32Mi' } });
+      expect(container.resources).toEqual({ requests: { cpu: '10m', memory: '16Mi' } });
       expect(container.imagePullPolicy).toBe('IfNotPresent');
     }
     expect(pod.initContainers.map((i: Manifest) => i.name)).toEqual(['prepare']);

@@ -47,7 +47,7 @@ describe('a manifest that takes over or is refused', () => {
 describe('config the documented apply would refuse, or that never rolls', () => {
   test('config data over 256 KiB is refused at construction: client-side apply would fail with "metadata.annotations: Too long"', () => {
     expect(() => agentIn(new Chart(Testing.app(), 'c', { namespace: 'c' }), { config: { data: { 'big.conf': 'x'.repeat(300 * 1024) }, mountPath: '/etc/agent' } }))
-      .toThrow(/'config\.data' makes the ConfigMap "agent-config" too large for `kubectl apply`: its annotations would hold \d+ bytes with the last-applied configuration, but the API server allows 262144/);
+      .toThrow(/'config\.data' makes the ConfigMap "node-agent-agent" too large for `kubectl apply`: its annotations would hold \d+ bytes with the last-applied configuration, but the API server allows 262144/);
   });
 
   test('an annotation of 200 KiB is refused the same way (the DaemonSet holds it twice)', () => {

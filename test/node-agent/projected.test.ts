@@ -77,7 +77,7 @@ describe('a projected API token the agent was promised not to have', () => {
   });
 
   test('with automountToken: false, a token with no audience is refused too', () => {
-    expect(agentWith({ serviceAccount: { automountToken: false } })).toThrow(/of ServiceAccount "agent", mounted though the pod sets automountServiceAccountToken: false \[projected-api-token\]/);
+    expect(agentWith({ serviceAccount: { automountToken: false } })).toThrow(/of ServiceAccount "node-agent-agent", mounted though the pod sets automountServiceAccountToken: false \[projected-api-token\]/);
   });
 
   test('a token for another audience, or an API token of its own ServiceAccount, is fine', () => {

@@ -30,10 +30,11 @@ describe('rules, Roles and bindings', () => {
     });
 
     // THEN
-    const subject = [{ kind: 'ServiceAccount', name: 'kured', namespace: 'kube-system' }];
+    const subject = [{ kind: 'ServiceAccount', name: 'node-agent-kured', namespace: 'kube-system' }];
     expect(only(objects, 'ClusterRole').metadata.name).toBe('node-agent:kube-system:kured');
-    expect(only(objects, 'Role').metadata).toMatchObject({ name: 'kured', namespace: 'kube-system' });
-    expect(only(objects, 'RoleBinding')).toMatchObject({ roleRef: { kind: 'Role', name: 'kured' }, subjects: subject });
+    // Prefixed in its own namespace too: kubeadm's Role "kured" or a chart's is never taken over.
+    expect(only(objects, 'Role').metadata).toMatchObject({ name: 'node-agent:kured', namespace: 'kube-system' });
+    expect(only(objects, 'RoleBinding')).toMatchObject({ metadata: { name: 'node-agent:kured' }, roleRef: { kind: 'Role', name: 'node-agent:kured' }, subjects: subject });
     const bindings = objects.filter((o) => o.kind === 'ClusterRoleBinding');
     expect(bindings.map((b) => [b.metadata.name, b.roleRef.name])).toEqual([
       ['node-agent:kube-system:kured', 'node-agent:kube-system:kured'],
@@ -46,14 +47,14 @@ describe('rules, Roles and bindings', () => {
     const objects = objectsOf({ rulesIn: { 'cilium-secrets': [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] }] } });
     const role = only(objects, 'Role');
     expect(role.metadata).toMatchObject({ name: 'node-agent:kube-system:kured', namespace: 'cilium-secrets' });
-    expect(only(objects, 'RoleBinding')).toMatchObject({ metadata: { namespace: 'cilium-secrets' }, roleRef: { kind: 'Role', name: 'node-agent:kube-system:kured' }, subjects: [{ kind: 'ServiceAccount', name: 'kured', namespace: 'kube-system' }] });
+    expect(only(objects, 'RoleBinding')).toMatchObject({ metadata: { namespace: 'cilium-secrets' }, roleRef: { kind: 'Role', name: 'node-agent:kube-system:kured' }, subjects: [{ kind: 'ServiceAccount', name: 'node-agent-kured', namespace: 'kube-system' }] });
     expect(() => objectsOf({ rulesIn: { 'kube-system': [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] } }))
       .toThrow(/'serviceAccount\.rulesIn' key must be another namespace than the agent's \(use namespacedRules there\) but got "kube-system"/);
   });
 
   test('a ServiceAccount without rules, with or without its token; an existing ServiceAccount by name', () => {
     const tokenless = only(objectsOf({ automountToken: false }), 'DaemonSet').spec.template.spec;
-    expect(tokenless).toMatchObject({ serviceAccountName: 'kured', automountServiceAccountToken: false });
+    expect(tokenless).toMatchObject({ serviceAccountName: 'node-agent-kured', automountServiceAccountToken: false });
     const objects = objectsOf({});
     expect(objects.filter((o) => /Role/.test(o.kind))).toEqual([]);
     expect(only(objects, 'DaemonSet').spec.template.spec.automountServiceAccountToken).toBe(true);
@@ -70,7 +71,7 @@ describe('rules, Roles and bindings', () => {
     expect(build({ rules: [{ apiGroups: [''], resources: ['pods'], nonResourceURLs: ['/x'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.rules\[0\]' must be either a rule on resources or one on nonResourceURLs, not both/);
     expect(build({ rules: [{ apiGroups: [], resources: ['pods'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.rules\[0\]\.apiGroups' must be an array of at least one API group/);
     expect(build({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: [] }] })).toThrow(/'serviceAccount\.rules\[0\]\.verbs' must be an array of at least one non-empty strings/);
-    expect(build({ clusterRoles: ['a/b'] })).toThrow(/'serviceAccount\.clusterRoles\[0\]' must be a ClusterRole name/);
+    expect(build({ clusterRoles: ['a/b'] })).toThrow(/'serviceAccount\.clusterRoles\[0\]' must be an RBAC name \(no '\/' or '%', not '\.' or '\.\.'\) but got "a\/b"/);
     expect(build({ role: [] })).toThrow(/'serviceAccount' key must be one of rules, namespacedRules, rulesIn, clusterRoles, automountToken, dangerousGrantsReason but got "role"/);
   });
 });
@@ -85,10 +86,18 @@ describe('names that cannot take over another object', () => {
     expect(clusterRbacName('system', 'node').startsWith('system:')).toBe(false);
   });
 
-  test('an agent named "default" with a ServiceAccount is refused: it would take over the namespace\'s default ServiceAccount', () => {
+  test('an agent named "default" gets a ServiceAccount of its own; adopting the namespace\'s default ServiceAccount is refused', () => {
+    // GIVEN
     const chart = new Chart(Testing.app(), 'test', { namespace: 'x' });
-    expect(() => new NodeAgent(chart, 'Agent', { policy: new NodePolicy(chart, 'P'), name: 'default', containers: [{ name: 'a', image: 'example.com/a:1' }], serviceAccount: {} }))
-      .toThrow(/'name' must be another name than 'default' when the agent has a serviceAccount/);
+    const props = { policy: new NodePolicy(chart, 'P'), name: 'default', containers: [{ name: 'a', image: 'example.com/a:1' }], serviceAccount: {} };
+
+    // WHEN
+    new NodeAgent(chart, 'Agent', props);
+
+    // THEN
+    expect(only(synth(chart), 'ServiceAccount').metadata.name).toBe('node-agent-default');
+    expect(() => new NodeAgent(chart, 'Adopting', { ...props, name: 'other', adopt: { serviceAccountName: 'default' } }))
+      .toThrow(/'adopt\.serviceAccountName' must be another name than 'default': the agent's ServiceAccount would be the namespace's default one/);
   });
 
   test('a ClusterRole of the user\'s with the agent\'s name is a clash, whatever the charts\' namespaces', () => {

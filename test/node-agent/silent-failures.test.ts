@@ -151,7 +151,7 @@ describe('containers added through cdk8s-plus', () => {
     // THEN
     const pod = only(synth(chart), 'DaemonSet').spec.template.spec;
     for (const c of [pod.containers[1], pod.initContainers[0]]) {
-      expect(c.resources).toEqual({ requests: { cpu: '10m', memory: '16Mi' }, limits: { memory: '32Mi' } });
+      expect(c.resources).toEqual({ requests: { cpu: '10m', memory: '16Mi' } });
       expect(c.securityContext).toMatchObject({ runAsUser: 65534, runAsNonRoot: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
       expect(c.volumeMounts).toEqual([{ name: 'logs', mountPath: '/var/log', readOnly: true }]);
       expect(c.imagePullPolicy).toBe('IfNotPresent');

@@ -1,0 +1,60 @@
+/**
+ * The agent's config: its name, file names per key, and whether a change
+ * rolls the pods or is picked up in place.
+ */
+import { Chart, Testing } from 'cdk8s';
+import { AgentConfig, CONFIG_CHECKSUM_ANNOTATION, ConfigChange, NodeAgent, NodeAgentProps, NodePolicy } from '../../lib';
+import { Manifest, only, synth } from '../util';
+
+function objectsOf(config: AgentConfig, props: Partial<NodeAgentProps> = {}): Manifest[] {
+  const chart = new Chart(Testing.app(), 'test', { namespace: 'kube-system' });
+  new NodeAgent(chart, 'Agent', { policy: new NodePolicy(chart, 'P'), name: 'alloy', containers: [{ name: 'alloy', image: 'example.com/alloy:v1.5.0' }], config, ...props });
+  return synth(chart);
+}
+
+describe('config', () => {
+  test('rolls the pods on a change by default: a checksum on the pod template', () => {
+    const ds = only(objectsOf({ data: { 'config.alloy': 'a' } }), 'DaemonSet');
+    expect(Object.keys(ds.spec.template.metadata.annotations)).toEqual([CONFIG_CHECKSUM_ANNOTATION]);
+  });
+
+  test('picked up in place: no checksum, so a change to the ConfigMap leaves the pod template, and every pod, as it is', () => {
+    // WHEN
+    const before = only(objectsOf({ data: { 'config.alloy': 'a' }, onChange: ConfigChange.IN_PLACE }), 'DaemonSet');
+    const after = only(objectsOf({ data: { 'config.alloy': 'b' }, onChange: ConfigChange.IN_PLACE }), 'DaemonSet');
+
+    // THEN
+    expect(before.spec.template.metadata.annotations).toBeUndefined();
+    expect(after.spec.template).toEqual(before.spec.template);
+  });
+
+  test('an adopted name, and the file name of a key', () => {
+    // WHEN
+    const objects = objectsOf({ data: { 'config.conf': 'x', 'kubeconfig.conf': 'y' }, files: { 'config.conf': 'kube-proxy.conf' } }, { adopt: { configMapName: 'kube-proxy' } });
+
+    // THEN
+    expect(only(objects, 'ConfigMap').metadata.name).toBe('kube-proxy');
+    expect(only(objects, 'DaemonSet').spec.template.spec.volumes).toEqual([{ name: 'config', configMap: { name: 'kube-proxy', items: [{ key: 'config.conf', path: 'kube-proxy.conf' }] } }]);
+  });
+
+  test('refuses unknown keys, as the README promises, and files of keys it does not have, all at once', () => {
+    let error = '';
+    try {
+      objectsOf({ data: { a: 'x' }, files: { b: 'b.conf', a: '../a' }, onChange: 'sometimes', name: 'x' } as never);
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    expect(error.split('\n')).toEqual([
+      "test/Agent: 'config' key must be one of data, mountPath, files, onChange but got \"name\"",
+      "test/Agent: 'config.files' key must be a key of config.data (a) but got \"b\"",
+      "test/Agent: 'config.files.a' must be a relative path without '..' or control characters but got \"../a\"",
+      "test/Agent: 'config.onChange' must be one of roll, in-place (ConfigChange) but got \"sometimes\"",
+    ]);
+  });
+
+  test('in place refuses a subPath mount of the config, which the kubelet never updates', () => {
+    expect(() => objectsOf({ data: { a: 'x' }, onChange: ConfigChange.IN_PLACE }, {
+      containers: [{ name: 'alloy', image: 'example.com/alloy:v1.5.0', mounts: [{ volume: 'config', path: '/etc/alloy/a', subPath: 'a' }] }],
+    })).toThrow(/'containers\[0\]\.mounts\[0\]\.subPath' must be unset with config\.onChange IN_PLACE: the kubelet never updates a subPath mount/);
+  });
+});
