@@ -3,7 +3,7 @@
  * resolved once per construct, written into the output where a version
  * changes it, and marked on what the library writes for an explicit one.
  */
-import { App, Chart, Testing } from 'cdk8s';
+import { App, Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { NodeAgent, NodeAgentProps, NodePolicy, NodeReporterChart, PodSecurityLevel, PodSecurityNamespace, RecursiveReadOnly } from '../lib';
 import { checkYaml, KUBERNETES_VERSION_ANNOTATION, KUBERNETES_VERSION_CONTEXT } from '../lib/checks';
@@ -123,7 +123,8 @@ describe('at a target, what the library writes is marked with it', () => {
 /** The agent of the issue: a read-only host root and an AppArmor profile, in a namespace that admits it. */
 function hostRootAgent(app: App): Chart {
   const { chart, agent } = agentIn(app, {
-    containers: [{ name: 'agent', image: 'example.com/agent:1', securityContext: { appArmorProfile: 'runtime/default' } }],
+    // Sized, so that the checks have nothing to warn of but what the target changes.
+    containers: [{ name: 'agent', image: 'example.com/agent:1', securityContext: { appArmorProfile: 'runtime/default' }, resources: { cpu: { request: kplus.Cpu.millis(10) }, memory: { request: Size.mebibytes(16), limit: Size.mebibytes(32) } } }],
     hostPaths: [{ name: 'root', hostPath: '/', mountPath: '/host', type: kplus.HostPathVolumeType.DIRECTORY }],
     podSecurity: privileged,
   });

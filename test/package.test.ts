@@ -257,7 +257,7 @@ describe('the npm package', () => {
 
     // THEN the agent holds what cdk8s-plus-33's objects rendered
     const objects: Manifest[] = parseAllDocuments(fs.readFileSync(path.join(plus33App, 'dist', 'monitoring.k8s.yaml'), 'utf-8')).map((d) => d.toJS());
-    expect(objects.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(['Namespace/monitoring', 'ConfigMap/exporter-settings', 'DaemonSet/node-exporter', 'Service/node-exporter']);
+    expect(objects.map((m) => `${m.kind}/${m.metadata.name}`)).toEqual(['Namespace/monitoring', 'ConfigMap/exporter-settings', 'DaemonSet/node-exporter', 'Service/node-agent-node-exporter']);
     const [exporter] = objects.find((m) => m.kind === 'DaemonSet')!.spec.template.spec.containers;
     expect(exporter.livenessProbe).toEqual({ failureThreshold: 3, httpGet: { path: '/', port: 9100, scheme: 'HTTP' }, periodSeconds: 10, timeoutSeconds: 1 });
     expect(exporter.lifecycle).toEqual({ preStop: { exec: { command: ['sleep', '5'] } } });
