@@ -317,6 +317,21 @@ export const CORPUS: readonly CorpusCase[] = [
   make('clusterrolebinding-sa-no-namespace', clusterRoleBinding, no, (o) => { delete o.subjects[0].namespace; }),
   make('rolebinding-subject-bad-kind', roleBinding, no, (o) => { o.subjects = [{ kind: 'Robot', name: 'r' }]; }),
   make('rolebinding-user', roleBinding, ok, (o) => { o.subjects = [{ kind: 'User', name: 'jane@example.com', apiGroup: 'rbac.authorization.k8s.io' }]; }),
+  // RBAC policy (issue 25): the server accepts dangerous grants and a roleRef naming a group (it binds nothing);
+  // the checks want a reason, here written as the waiver.
+  make('clusterrolebinding-cluster-admin-with-reason', clusterRoleBinding, ok, (o) => { o.roleRef.name = 'cluster-admin'; o.metadata.annotations = { 'checks.node-reporter.dev/waive-rbac-dangerous': 'corpus: on purpose' }; }),
+  make('clusterrolebinding-system-masters-with-reason', clusterRoleBinding, ok, (o) => { o.roleRef.name = 'system:masters'; o.metadata.annotations = { 'checks.node-reporter.dev/waive-rbac-role-ref': 'corpus: on purpose' }; }),
+  make('clusterrole-dangerous-with-reason', clusterRole, ok, (o) => {
+    o.rules = [{ apiGroups: [''], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['get'] }, { apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], verbs: ['escalate', 'bind'] },
+      { apiGroups: [''], resources: ['users', 'groups', 'serviceaccounts'], verbs: ['impersonate'] }, { apiGroups: [''], resources: ['secrets', 'nodes/proxy'], verbs: ['get', 'list'] }];
+    o.metadata.annotations = { 'checks.node-reporter.dev/waive-rbac-dangerous': 'corpus: on purpose' };
+  }),
+  // A projected API token the pod opted out of: accepted (the checks only warn, projected-api-token).
+  make('pod-projected-token-no-audience', barePod, ok, (_, p, c) => {
+    p.automountServiceAccountToken = false;
+    p.volumes = [...(p.volumes ?? []), { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } }];
+    c.volumeMounts = [...(c.volumeMounts ?? []), { name: 'token', mountPath: '/var/run/token', readOnly: true }];
+  }),
 
   // PriorityClass.
   make('priorityclass-too-high', priorityClass, no, (o) => { o.value = 2000000000; }),
