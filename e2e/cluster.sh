@@ -454,6 +454,14 @@ host_state() {
   echo "cgroups: $(ls -d /sys/fs/cgroup/*/$CGROUP_ROOT 2>/dev/null | tr '\n' ' ')"
   for s in "${HOST_PATHS[@]}" $(agent_host_paths); do echo "path $s: $([[ -e $s ]] && echo exists || echo absent)"; done
   echo "processes: $(ps -eo comm= | grep -cxE 'etcd|kube-apiserver|kube-controller|kube-scheduler|kubelet|containerd|containerd-shim|pause' || true)"
+  # The packet filter rules (a kube-proxy agent on the node programs them):
+  # the rules themselves, without comments and packet counters.
+  local t
+  for t in iptables-save ip6tables-save; do
+    if command -v "$t" >/dev/null; then
+      echo "$t: $("$t" 2>/dev/null | grep -v '^#' | sed 's/\[[0-9]*:[0-9]*\]//g' | sha256sum | cut -c1-16) ($("$t" 2>/dev/null | grep -c '^-A' || true) rules)"
+    fi
+  done
 }
 
 start() {
