@@ -265,9 +265,17 @@ const seLinux: Control = (pod, containers) => [
   ...containers.flatMap((c) => seLinuxProblems(containerSecurityContext(c).seLinuxOptions, join(c.path, 'securityContext', 'seLinuxOptions'), named(c))),
 ];
 
-const procMount: Control = (_, containers) => containers
+/** check_procMount_restricted.go: only the default /proc masks (procMount unset or Default). */
+const procMountRestricted: Control = (_, containers) => containers
   .filter((c) => containerSecurityContext(c).procMount !== undefined && containerSecurityContext(c).procMount !== 'Default')
   .map((c) => ({ rule: RULES.procMount, path: join(c.path, 'securityContext', 'procMount'), message: `${named(c)} sets procMount ${show(containerSecurityContext(c).procMount)}` }));
+
+/**
+ * check_procMount_baseline.go: as restricted, but from policy v1.35 a pod in
+ * a user namespace (hostUsers: false) may set any procMount
+ * (relaxPolicyForUserNamespacePod); "restricted" keeps the strict check.
+ */
+const procMount: Control = (pod, containers, policyMinor) => (policyMinor >= 35 && pod.spec.hostUsers === false ? [] : procMountRestricted(pod, containers, policyMinor));
 
 const sysctls: Control = (pod, _, policyMinor) => {
   const list: unknown[] = Array.isArray(podSecurityContext(pod).sysctls) ? podSecurityContext(pod).sysctls : [];
@@ -362,6 +370,7 @@ const CHECKS: Check[] = [
   { level: PodSecurityLevel.BASELINE, run: sysctls },
   { level: PodSecurityLevel.BASELINE, run: probeHosts },
   { level: PodSecurityLevel.RESTRICTED, run: capabilities, overrides: capabilitiesBaseline },
+  { level: PodSecurityLevel.RESTRICTED, run: procMountRestricted, overrides: procMount },
   { level: PodSecurityLevel.RESTRICTED, run: volumeTypes, overrides: hostPathVolumes },
   { level: PodSecurityLevel.RESTRICTED, run: runAsNonRoot },
   { level: PodSecurityLevel.RESTRICTED, run: runAsUser },

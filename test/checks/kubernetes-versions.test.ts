@@ -132,6 +132,9 @@ describe('the version judged by: validation that changed after 1.28', () => {
     // v1.35: "`hostUsers` must be false to use `Unmasked`"; with hostUsers false PSA refuses it even at v1.28 ("procMount").
     expect(at3([procMount('Unmasked')], { podSecurity: 'privileged' })).toEqual([[], [], ['api-security-context']]);
     expect(refusals([namespace('baseline', 'v1.28'), procMount('Unmasked', false)], '1.35')).toEqual(['pss-proc-mount']);
+    // Policy v1.35 relaxes baseline for a pod in a user namespace, not restricted (v1.35: "baseline:latest" created, "restricted:latest" procMount).
+    expect(refusals([namespace('baseline', 'latest'), procMount('Unmasked', false)], '1.35')).toEqual([]);
+    expect(refusals([namespace('restricted', 'latest'), procMount('Unmasked', false)], '1.35')).toEqual(['pss-proc-mount']);
   });
 
   test('resizePolicy is dropped until 1.33 and validated from it (v1.35: supported values: "cpu", "memory")', () => {

@@ -6,6 +6,4 @@
  * e2e/agreement.ts prints them apart from the unexplained disagreements. The
  * list is meant to be empty: the checks judge by the version they are given.
  */
-export const PENDING: Readonly<Record<string, string>> = {
-  'psa-version-latest-proc-mount-unmasked-user-namespace@1.35': 'Pod Security of 1.35 at "latest" admits an Unmasked procMount in a pod with hostUsers: false (relaxPolicyForUserNamespacePod, pod-security-admission/policy/check_procMount.go); the checks refuse it at every policy version',
-};
+export const PENDING: Readonly<Record<string, string>> = {};
