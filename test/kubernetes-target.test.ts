@@ -3,11 +3,14 @@
  * resolved once per construct, written into the output where a version
  * changes it, and marked on what the library writes for an explicit one.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { App, Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { NodeAgent, NodeAgentProps, NodePolicy, NodeReporterChart, PodSecurityLevel, PodSecurityNamespace, RecursiveReadOnly } from '../lib';
 import { checkYaml, KUBERNETES_VERSION_ANNOTATION, KUBERNETES_VERSION_CONTEXT } from '../lib/checks';
 import { withTargetForms } from '../lib/node-agent/target';
+import { hostRootAgentChart } from './fixtures/v1.35/host-root-agent';
 import { Manifest, only, synth, synthYaml } from './util';
 
 const privileged = { level: PodSecurityLevel.PRIVILEGED, reason: "reads the node's root" };
@@ -159,6 +162,25 @@ describe('an agent with a read-only host root and an AppArmor profile, at 1.35',
     expect(checkYaml(yaml, 'agents.k8s.yaml', { kubernetesVersion: '1.28' }).map((f) => f.path)).toEqual(expect.arrayContaining([
       'spec.template.spec.containers[0].securityContext.appArmorProfile', 'spec.template.spec.containers[0].volumeMounts[0].recursiveReadOnly',
     ]));
+  });
+
+  test('is, byte for byte, what a v1.35.6 API server accepted with no warning and its node ran', () => {
+    // GIVEN the output a real v1.35.6 server was asked of (2026-12-02, kubectl v1.35.6, the namespace created first):
+    //   kubectl apply --dry-run=server --validate=strict -f test/fixtures/v1.35/host-root-agent.k8s.yaml
+    //   -> namespace/host-root configured (server dry run), daemonset.apps/host-root created (server dry run), exit 0,
+    //      no warning (kubectl apply of it for real: "namespace/host-root created", "daemonset.apps/host-root created",
+    //      nothing else); the same DaemonSet with the AppArmor annotation instead of the field is accepted with
+    //      "Warning: ...annotations[container.apparmor.security.beta.kubernetes.io/reader]: deprecated since v1.30;
+    //      use the "appArmorProfile" field instead".
+    // On the node (kubelet v1.35.6, containerd 1.6.20, no AppArmor in the kernel) the kubelet rejects the pod:
+    // "Cannot enforce AppArmor: AppArmor is not enabled on the host". Without the profile it runs, the mount's status
+    // is recursiveReadOnly: Disabled (IfPossible, not possible there), /host is read-only (touch: Read-only file
+    // system) and /host/proc, a submount, is not; with recursiveReadOnly: Enabled the container stays in
+    // CreateContainerConfigError ("requested recursive read-only mode, but it is not supported by the runtime").
+    const recorded = fs.readFileSync(path.join(__dirname, 'fixtures', 'v1.35', 'host-root-agent.k8s.yaml'), 'utf-8');
+
+    // THEN the library still writes exactly that (a change must be asked of the server again)
+    expect(synthYaml(hostRootAgentChart(Testing.app()))).toBe(recorded);
   });
 
   test('Enabled is written where asked for', () => {
