@@ -28,12 +28,12 @@ API group, kind, namespace and name, and each is reported as added, removed or c
   resources      requests or limits changed; with --nodes, the cluster-wide change of the requests
 
   --nodes FILE              kubectl get nodes -o json|yaml (- reads stdin): eligibility, rounds and totals over these nodes
-  --kubernetes-version V    the version to judge by (default 1.28)
+  --kubernetes-version V    the version to judge by (default: the one NEW is annotated for, else 1.28)
   --fail-on KIND[,KIND]     exit 3 when an impact of these kinds is present (repeatable), e.g. immutable,rbac-widened
 ${commonUsage(FORMATS, 'exit 3 when an impact is a warning (marked !)')}
 
 JSON: {"objects": [{"kind", "apiVersion", "namespace", "name", "change", "impacts": [{"kind", "message", "warning", ...}]}],
-"summary": {"added", "removed", "changed", "unchanged", "impacts", "warnings", "kubernetesVersion"}}.
+"summary": {"added", "removed", "changed", "unchanged", "impacts", "warnings", "kubernetesVersion", "kubernetesVersionSource"}}.
 
 Exit codes (as kubectl diff): 0 no change, 1 changes, 2 or more bad usage or input, 3 an impact named by --fail-on
 (or a warning, with --fail-on-warnings).`;

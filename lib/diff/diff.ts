@@ -5,8 +5,9 @@
  */
 import { isObject, KubeObject } from '../checks/finding';
 import { groupKind, sameValue } from '../checks/immutable';
+import { describeVersionSource, judgedVersion } from '../checks/judged-version';
 import { CLUSTER_SCOPED_KINDS } from '../checks/metadata';
-import { DEFAULT_KUBERNETES_VERSION } from '../checks/versions';
+import { minorOf } from '../checks/versions';
 import { KubeNode } from '../eligibility';
 import { immutableImpacts, podSecurityImpacts, pruneImpact, rbacImpacts } from './policy';
 import { DiffReport, Impact, IMPACT_KINDS, ImpactKind, ObjectDiff } from './types';
@@ -24,7 +25,7 @@ export interface SourcedObject {
 export interface DiffOptions {
   /** The node list (kubectl get nodes -o json), for eligibility, rollout rounds and totals. @default none */
   readonly nodes?: readonly KubeNode[];
-  /** The Kubernetes version judged by. @default DEFAULT_KUBERNETES_VERSION */
+  /** The Kubernetes version judged by. @default the version NEW's objects are annotated for, else DEFAULT_KUBERNETES_VERSION */
   readonly kubernetesVersion?: string;
 }
 
@@ -56,13 +57,13 @@ const withoutStatus = (o: KubeObject): KubeObject => {
 };
 
 /** The impacts of a changed object, most serious first. */
-function changedImpacts(old: Entry, next: Entry, options: DiffOptions): Impact[] {
+function changedImpacts(old: Entry, next: Entry, options: DiffOptions, minor: number): Impact[] {
   const [a, b] = [old.object, next.object];
   const source = next.file;
   const found = [
     ...immutableImpacts(a, b),
     ...rbacImpacts(a, b),
-    ...podSecurityImpacts(a, b),
+    ...podSecurityImpacts(a, b, minor),
     eligibilityImpact(a, b, options.nodes, source),
     rolloutImpact(a, b, options.nodes, source),
     imageImpact(a, b),
@@ -85,6 +86,8 @@ const describe = (o: KubeObject, change: ObjectDiff['change'], impacts: Impact[]
  */
 export function diffManifests(old: readonly SourcedObject[], next: readonly SourcedObject[], options: DiffOptions = {}): DiffReport {
   const [before, after] = [index(old), index(next)];
+  const { judged } = judgedVersion([...after.values()].map((e) => e.object), options.kubernetesVersion);
+  const minor = minorOf(judged.version);
   const objects: ObjectDiff[] = [];
   let unchanged = 0;
   for (const [key, entry] of after) {
@@ -95,7 +98,7 @@ export function diffManifests(old: readonly SourcedObject[], next: readonly Sour
     } else if (sameValue(withoutStatus(was.object), withoutStatus(entry.object))) {
       unchanged++;
     } else {
-      objects.push(describe(entry.object, 'changed', changedImpacts(was, entry, options)));
+      objects.push(describe(entry.object, 'changed', changedImpacts(was, entry, options, minor)));
     }
   }
   // What a removed Namespace holds, from OLD: one pass.
@@ -125,7 +128,8 @@ export function diffManifests(old: readonly SourcedObject[], next: readonly Sour
     objects,
     summary: {
       added: count('added'), removed: count('removed'), changed: count('changed'), unchanged, impacts, warnings,
-      kubernetesVersion: options.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION,
+      kubernetesVersion: judged.version,
+      kubernetesVersionSource: describeVersionSource(judged.source, '--kubernetes-version'),
       ...(options.nodes ? { nodes: options.nodes.length } : {}),
     },
   };

@@ -19,7 +19,7 @@ export function summaryLine(report: DiffReport): string {
   const differ = s.added + s.removed + s.changed;
   const impacts = IMPACT_KINDS.filter((k) => s.impacts[k] > 0).map((k) => `${s.impacts[k]} ${k}`);
   const head = differ === 0 ? `no change (${s.unchanged} object(s) the same)` : `${differ} object(s) differ: ${s.added} added, ${s.removed} removed, ${s.changed} changed (${s.unchanged} the same)`;
-  return `${head}; impacts: ${impacts.length > 0 ? impacts.join(', ') : 'none'}; ${s.warnings} warning(s); judged as Kubernetes ${s.kubernetesVersion}${s.nodes !== undefined ? ` over ${s.nodes} node(s)` : ''}`;
+  return `${head}; impacts: ${impacts.length > 0 ? impacts.join(', ') : 'none'}; ${s.warnings} warning(s); judged as Kubernetes ${s.kubernetesVersion} (${s.kubernetesVersionSource})${s.nodes !== undefined ? ` over ${s.nodes} node(s)` : ''}`;
 }
 
 /** The diff as text: one block per object, `!` before a warning, the summary last. */

@@ -81,8 +81,8 @@ function waivers(obj: KubeObject): Map<string, string> {
   return new Map(Object.entries(annotations).filter(([k]) => k.startsWith(WAIVER_PREFIX)).map(([k, v]) => [k.slice(WAIVER_PREFIX.length), String(v)]));
 }
 
-/** pod-security: a Namespace's enforce level or version changed, or a workload's needed level or waivers. */
-export function podSecurityImpacts(old: KubeObject, next: KubeObject): Impact[] {
+/** pod-security: a Namespace's enforce level or version changed, or a workload's needed level (by the controls of `policyMinor`) or waivers. */
+export function podSecurityImpacts(old: KubeObject, next: KubeObject, policyMinor: number): Impact[] {
   const impacts: Impact[] = [];
   if (next.kind === 'Namespace' && next.apiVersion === 'v1') {
     const [a, b] = [enforced(old), enforced(next)];
@@ -107,7 +107,7 @@ export function podSecurityImpacts(old: KubeObject, next: KubeObject): Impact[] 
   if (removed.length > 0) {
     impacts.push({ kind: 'pod-security', warning: false, removed: removed.map(([r]) => r), message: `no longer waives ${removed.map(([rule]) => rule).join(', ')}` });
   }
-  const [la, lb] = [podSecurityNeeds(pa).level, podSecurityNeeds(pb).level];
+  const [la, lb] = [podSecurityNeeds(pa, policyMinor).level, podSecurityNeeds(pb, policyMinor).level];
   if (la !== lb) {
     const laxer = isAtLeastAsStrict(la, lb);
     impacts.push({ kind: 'pod-security', warning: laxer, message: `the pod needs Pod Security ${lb} instead of ${la}${laxer ? ': it does more on the node, and a namespace enforcing ' + la + ' refuses it' : ''}`, source: 'pod-security-admission policy checks' });

@@ -75,6 +75,8 @@ export interface DiffSummary {
   readonly warnings: number;
   /** The Kubernetes version judged by. */
   readonly kubernetesVersion: string;
+  /** Why that version: `--kubernetes-version`, the input's annotation, or the default. */
+  readonly kubernetesVersionSource: string;
   /** The nodes of --nodes, when given. */
   readonly nodes?: number;
 }

@@ -137,7 +137,7 @@ describe('node-reporter diff on the command line', () => {
     expect(report.objects[0].impacts.map((i: { kind: string }) => i.kind)).toEqual(['rollout', 'image']);
     for (const i of report.objects.flatMap((o: { impacts: object[] }) => o.impacts)) expect(i).toMatchObject({ kind: expect.any(String), message: expect.any(String), warning: expect.any(Boolean) });
     expect(report.summary).toEqual({
-      added: 0, removed: 2, changed: 1, unchanged: 0, warnings: 1, kubernetesVersion: '1.28',
+      added: 0, removed: 2, changed: 1, unchanged: 0, warnings: 1, kubernetesVersion: '1.28', kubernetesVersionSource: 'the default',
       impacts: { 'immutable': 0, 'rbac-widened': 0, 'pod-security': 0, 'prune': 2, 'eligibility': 0, 'rollout': 1, 'image': 1, 'resources': 0, 'rbac-narrowed': 0 },
     });
   });
@@ -165,7 +165,7 @@ describe('node-reporter diff on the command line', () => {
     write('before/ds.yaml', image.old);
     const { code, out } = run(['diff', path.join(dir, 'before'), '-', '--kubernetes-version', '1.35'], yaml(image.next));
     expect(code).toBe(1);
-    expect(out).toMatch(/judged as Kubernetes 1\.35\n$/);
+    expect(out).toMatch(/judged as Kubernetes 1\.35 \(--kubernetes-version\)\n$/);
     expect(formatDiffMarkdown(diffManifests([], []))).toContain('no change');
   });
 });
