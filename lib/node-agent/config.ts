@@ -97,6 +97,20 @@ export function configProblems(config: unknown, windows: boolean): Problem[] {
   return problems;
 }
 
+/** @internal Mounts of the config that would never see a change picked up in place: a subPath mount, which the kubelet never updates (kubernetes/kubernetes#50345). */
+export function configMountProblems(config: unknown, lists: Record<'containers' | 'initContainers', unknown>): Problem[] {
+  if (!isRecord(config) || config.onChange !== ConfigChange.IN_PLACE) return [];
+  const problems: Problem[] = [];
+  for (const [key, list] of Object.entries(lists)) {
+    (Array.isArray(list) ? list : []).forEach((c: unknown, i: number) => (isRecord(c) && Array.isArray(c.mounts) ? c.mounts : []).forEach((m: unknown, j: number) => {
+      if (isRecord(m) && m.volume === CONFIG_VOLUME && m.subPath !== undefined) {
+        problems.push(problem(`${key}[${i}].mounts[${j}].subPath`, 'unset with config.onChange IN_PLACE: the kubelet never updates a subPath mount, so the change would never arrive (mount the whole volume, or pick files with config.files)', m.subPath));
+      }
+    }));
+  }
+  return problems;
+}
+
 /** @internal A stable digest of the config: file names sorted, so key order does not roll the agents. */
 export function configChecksum(data: Record<string, string>): string {
   const sorted = Object.keys(data).sort().map((k) => [k, data[k]]);

@@ -8,6 +8,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { checkDns1123Label, checkImage, checkInteger, defined, isRecord, portNameProblem, Problem, problem, show } from '../k8s/syntax';
 import { checkResources } from '../validate-props';
 import { ContainerEnvFrom, ContainerLifecycle, ContainerProbe } from './cdk8s-plus';
+import { AgentEnvFrom } from './env-from';
 import { AgentMount, checkAbsolutePath, mountProblems } from './volumes';
 
 /**
@@ -124,10 +125,11 @@ export interface AgentContainer {
   readonly env?: Record<string, kplus.EnvValue>;
 
   /**
-   * Every key of ConfigMaps or Secrets as variables: `Env.fromConfigMap(...)`, `Env.fromSecret(...)`.
+   * Every key of ConfigMaps or Secrets as variables: `AgentEnvFrom.configMap(name, { prefix?, optional? })`,
+   * `AgentEnvFrom.secret(...)`, or cdk8s-plus' `Env.fromConfigMap(...)`, `Env.fromSecret(...)`.
    * @default - none
    */
-  readonly envFrom?: ContainerEnvFrom[];
+  readonly envFrom?: (ContainerEnvFrom | AgentEnvFrom)[];
 
   /**
    * Ports the container listens on. With `hostNetwork` each is also its
@@ -408,7 +410,8 @@ export function containerProblems(prop: string, c: unknown, volumes: ReadonlyMap
       ? problem(`${prop}.terminationMessagePolicy`, `one of ${TERMINATION_MESSAGE_POLICIES.join(', ')}`, c.terminationMessagePolicy) : undefined,
     c.lifecycle !== undefined && !(isRecord(c.lifecycle) && Object.entries(c.lifecycle).every(([k, h]) => ['postStart', 'preStop'].includes(k) && (h === undefined || hasToKube(h))))
       ? problem(`${prop}.lifecycle`, 'an object { postStart?, preStop? } of cdk8s-plus Handlers (Handler.fromCommand(...), .fromHttpGet(...))', c.lifecycle) : undefined,
-    c.envFrom !== undefined && !(Array.isArray(c.envFrom) && c.envFrom.every(hasToKube)) ? problem(`${prop}.envFrom`, 'an array of cdk8s-plus EnvFrom (Env.fromConfigMap(...), Env.fromSecret(...))', c.envFrom) : undefined,
+    c.envFrom !== undefined && !(Array.isArray(c.envFrom) && c.envFrom.every(hasToKube)) ? problem(`${prop}.envFrom`, 'an array of AgentEnvFrom (AgentEnvFrom.configMap(...), .secret(...)) or cdk8s-plus EnvFrom', c.envFrom) : undefined,
+    ...(Array.isArray(c.envFrom) ? c.envFrom.flatMap((e, i) => (e instanceof AgentEnvFrom ? e.problems(`${prop}.envFrom[${i}]`) : [])) : []),
   );
   for (const key of Object.keys(c).filter((k) => !CONTAINER_KEYS.includes(k))) {
     problems.push(problem(`${prop}[key]`, `one of ${CONTAINER_KEYS.join(', ')}`, key));

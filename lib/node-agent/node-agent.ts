@@ -18,12 +18,15 @@ import { ownName, selectorOf } from './adoption';
 import { AgentDaemonSet } from './agent-daemon-set';
 import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, ConfigChange, configChecksum } from './config';
 import { AgentContainer, ContainerDefaults, containerProblems, kplusContainerProps, renderSecurityContext } from './containers';
+import { createCrds } from './custom-resources';
+import { createExtraServiceAccounts, createGrants } from './grants';
 import { createMetrics } from './metrics';
 import { podSecurityProblems, RenderedPodSecurity, renderedPodSecurity } from './pod-security';
 import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, configMapNameOf, declaredVolumes, imageTag, mainContainerOf, mountPathProblems, NodeAgentProps, propsProblems, recommendedLabels, runAsGroupOf } from './props';
 import { createRbac, rbacNames } from './rbac';
 import { waiveDangerousGrants } from './rbac-reasons';
 import { dedupe, mergeAffinity } from './scheduling';
+import { createServices } from './services';
 import { RecursiveReadOnly, targetPropsProblems, withTargetForms, writesAppArmorField } from './target';
 import { AgentUpdateStrategy } from './update-strategy';
 import { AgentMount, AgentVolume, renderMount } from './volumes';
@@ -213,6 +216,9 @@ export class NodeAgent extends Construct {
     } else {
       this.serviceAccountName = props.serviceAccountName;
     }
+    createExtraServiceAccounts(this, props.serviceAccounts ?? [], this.name, namespace!, labels);
+    createGrants(this, props.grants ?? [], labels);
+    createCrds(this, props.customResourceDefinitions ?? [], labels);
     if (props.config) {
       this.configMap = new kplus.ConfigMap(this, 'Config', { metadata: { name: configMapNameOf(props), labels }, data: props.config.data });
     }
@@ -246,6 +252,7 @@ export class NodeAgent extends Construct {
     if (props.metrics) {
       this.metricsService = createMetrics(this, props.metrics, serviceName, props.containers, this.selectorLabels, labels);
     }
+    createServices(this, props.services ?? [], props.containers, this.selectorLabels, labels);
 
     // What the pod needs is what the checks say of the rendered pod.
     const needs = renderedPodSecurity(this.renderDaemonSet(), this.kubernetesVersion);

@@ -26,11 +26,14 @@ import {
 } from '../k8s/syntax';
 import { NodePolicy } from '../node-policy';
 import { adoptionCrossProblems, adoptionProblems, AgentAdoption, ownName } from './adoption';
-import { AgentConfig, CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, ConfigChange, configProblems, configVolume } from './config';
+import { AgentConfig, CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, configMountProblems, configProblems, configVolume } from './config';
 import { AgentContainer, ContainerDefaults, containerProblems, seccompProblems } from './containers';
+import { crdsProblems } from './custom-resources';
+import { AgentExtraServiceAccount, AgentGrant, extraServiceAccountsProblems, grantsProblems } from './grants';
 import { AgentMetrics, metricsProblems } from './metrics';
 import { AgentPodSecurity } from './pod-security';
 import { AgentServiceAccount, serviceAccountProblems } from './rbac';
+import { AgentService, servicesProblems } from './services';
 import { NodeAgentTargetProps } from './target';
 import { AgentUpdateStrategy } from './update-strategy';
 import { AgentMount, AgentVolume, checkAbsolutePath, HostPathMount } from './volumes';
@@ -158,6 +161,33 @@ export interface NodeAgentProps extends NodeAgentTargetProps {
    * @default - no ServiceAccount of its own and no token
    */
   readonly serviceAccount?: AgentServiceAccount;
+
+  /**
+   * More ServiceAccounts the agent brings (e.g. calico's `calico-cni-plugin`,
+   * whose token its CNI plugin uses), each named, with its own grants.
+   * @default - none
+   */
+  readonly serviceAccounts?: AgentExtraServiceAccount[];
+
+  /**
+   * Roles granted to subjects other than the agent's ServiceAccount (a Group
+   * of bootstrap tokens, a User), each named.
+   * @default - none
+   */
+  readonly grants?: AgentGrant[];
+
+  /**
+   * Services beyond the metrics one, each named: headless, several ports, node-local.
+   * @default - none
+   */
+  readonly services?: AgentService[];
+
+  /**
+   * CustomResourceDefinitions the agent ships (cdk8s-plus' `k8s.CustomResourceDefinitionSpec`),
+   * each named `<plural>.<group>`, cluster-scoped.
+   * @default - none
+   */
+  readonly customResourceDefinitions?: kplus.k8s.CustomResourceDefinitionSpec[];
 
   /**
    * An existing ServiceAccount the pods run as, with its token mounted; not with `serviceAccount`.
@@ -343,7 +373,7 @@ export interface NodeAgentProps extends NodeAgentTargetProps {
 
 const PROP_KEYS = [
   'policy', 'name', 'adopt', 'mainContainer', 'boundHostPorts', 'containers', 'initContainers', 'volumes', 'hostPaths', 'hostNetwork', 'hostPID', 'hostIPC', 'hostProcess',
-  'serviceAccount', 'serviceAccountName', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups', 'podSecurity',
+  'serviceAccount', 'serviceAccountName', 'serviceAccounts', 'grants', 'services', 'customResourceDefinitions', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups', 'podSecurity',
   'priorityClassName', 'runtimeClassName', 'imagePullSecrets', 'shareProcessNamespace', 'dns', 'podAntiAffinity', 'metrics',
   'updateStrategy', 'labels', 'version', 'component', 'partOf', 'annotations', 'waivers', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
   'recursiveReadOnly',
@@ -528,19 +558,23 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   if (props.serviceAccount !== undefined) {
     problems.push(...serviceAccountProblems(props.serviceAccount, isRecord(props.adopt) ? props.adopt.serviceAccountName : undefined, namespace));
   }
+  if (props.serviceAccounts !== undefined) {
+    const own = props.serviceAccount !== undefined ? (isRecord(props.adopt) && typeof props.adopt.serviceAccountName === 'string' ? props.adopt.serviceAccountName : ownName(String(props.name))) : props.serviceAccountName;
+    problems.push(...extraServiceAccountsProblems(props.serviceAccounts, own, namespace));
+  }
+  if (props.grants !== undefined) {
+    problems.push(...grantsProblems(props.grants));
+  }
+  if (props.services !== undefined) {
+    problems.push(...servicesProblems(props.services, Array.isArray(props.containers) ? props.containers.filter(isRecord) : []));
+  }
+  if (props.customResourceDefinitions !== undefined) {
+    problems.push(...crdsProblems(props.customResourceDefinitions));
+  }
   if (props.metrics !== undefined) {
     problems.push(...metricsProblems(props.metrics, Array.isArray(props.containers) ? props.containers.filter(isRecord) : []));
   }
-  if (isRecord(props.config) && props.config.onChange === ConfigChange.IN_PLACE) {
-    for (const [key, list] of [['containers', props.containers], ['initContainers', props.initContainers]] as const) {
-      (Array.isArray(list) ? list : []).forEach((c, i) => (isRecord(c) && Array.isArray(c.mounts) ? c.mounts : []).forEach((m: AgentMount, j: number) => {
-        if (isRecord(m) && m.volume === CONFIG_VOLUME && m.subPath !== undefined) {
-          // The kubelet never updates a subPath mount (kubernetes/kubernetes#50345).
-          problems.push(problem(`${key}[${i}].mounts[${j}].subPath`, 'unset with config.onChange IN_PLACE: the kubelet never updates a subPath mount, so the change would never arrive (mount the whole volume, or pick files with config.files)', m.subPath));
-        }
-      }));
-    }
-  }
+  problems.push(...configMountProblems(props.config, { containers: props.containers, initContainers: props.initContainers }));
   if (props.dns !== undefined && !isRecord(props.dns)) {
     problems.push(problem('dns', 'cdk8s-plus PodDnsProps { policy?, nameservers?, searches?, options? }', props.dns));
   }

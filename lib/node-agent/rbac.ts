@@ -40,6 +40,42 @@ export interface AgentPolicyRule {
   readonly nonResourceURLs?: string[];
 }
 
+/**
+ * Who a binding grants a role to, beyond the agent's ServiceAccount
+ * (pkg/apis/rbac/validation: ValidateRoleBindingSubject).
+ */
+export interface AgentSubject {
+  /** `User`, `Group` or `ServiceAccount`. */
+  readonly kind: 'User' | 'Group' | 'ServiceAccount';
+  /** The user's, group's or ServiceAccount's name, e.g. `system:bootstrappers:kubeadm:default-node-token`. */
+  readonly name: string;
+  /**
+   * The ServiceAccount's namespace; only for a ServiceAccount.
+   * @default - none
+   */
+  readonly namespace?: string;
+}
+
+const SUBJECT_KINDS = ['User', 'Group', 'ServiceAccount'];
+
+/** @internal The problems of a list of subjects (pkg/apis/rbac/validation: ValidateRoleBindingSubject). */
+export function subjectProblems(prop: string, subjects: unknown, min: number): Problem[] {
+  if (!Array.isArray(subjects) || subjects.length < min) {
+    return [problem(prop, `an array of ${min > 0 ? 'at least one ' : ''}AgentSubject { kind, name, namespace? }`, subjects)];
+  }
+  return subjects.flatMap((x: unknown, i: number) => {
+    if (!isRecord(x)) return [problem(`${prop}[${i}]`, 'an AgentSubject { kind, name, namespace? }', x)];
+    const at = `${prop}[${i}]`;
+    return defined(
+      ...Object.keys(x).filter((k) => !['kind', 'name', 'namespace'].includes(k)).map((k) => problem(`${at}[key]`, 'one of kind, name, namespace', k)),
+      SUBJECT_KINDS.includes(x.kind as string) ? undefined : problem(`${at}.kind`, `one of ${SUBJECT_KINDS.join(', ')}`, x.kind),
+      typeof x.name === 'string' && x.name !== '' ? undefined : problem(`${at}.name`, 'a non-empty name', x.name),
+      x.kind === 'ServiceAccount' ? checkDns1123Label(`${at}.namespace`, x.namespace) : undefined,
+      x.kind !== 'ServiceAccount' && x.namespace !== undefined ? problem(`${at}.namespace`, 'unset for a User or Group', x.namespace) : undefined,
+    );
+  });
+}
+
 /** The ServiceAccount a node agent creates for its pods (`node-agent-<name>`, or `adopt.serviceAccountName`), and what it may do. */
 export interface AgentServiceAccount {
   /**
@@ -84,6 +120,13 @@ export interface AgentServiceAccount {
    * @default - none: a dangerous grant is refused
    */
   readonly dangerousGrantsReason?: string;
+
+  /**
+   * More subjects of every binding of these grants, beside the ServiceAccount:
+   * Users, Groups, ServiceAccounts of other namespaces.
+   * @default - the ServiceAccount alone
+   */
+  readonly subjects?: AgentSubject[];
 }
 
 /** The prefix of the agents' cluster-scoped RBAC names; no built-in role has it. */
@@ -101,15 +144,15 @@ export function clusterRbacName(namespace: string, agent: string, role?: string)
 }
 
 const RULE_KEYS = ['apiGroups', 'resources', 'verbs', 'resourceNames', 'nonResourceURLs'];
-const ACCOUNT_KEYS = ['rules', 'namespacedRules', 'rulesIn', 'clusterRoles', 'automountToken', 'dangerousGrantsReason'];
+const ACCOUNT_KEYS = ['rules', 'namespacedRules', 'rulesIn', 'clusterRoles', 'automountToken', 'dangerousGrantsReason', 'subjects'];
 
 function strings(prop: string, value: unknown, min: number): Problem | undefined {
   return Array.isArray(value) && value.length >= min && value.every((v) => typeof v === 'string' && v !== '')
     ? undefined : problem(prop, `an array of ${min > 0 ? 'at least one ' : ''}non-empty strings`, value);
 }
 
-/** The problems of one rule (pkg/apis/rbac/validation: ValidatePolicyRule), unknown keys included. */
-function ruleProblems(prop: string, rule: unknown, namespaced: boolean): Problem[] {
+/** @internal The problems of one rule (pkg/apis/rbac/validation: ValidatePolicyRule), unknown keys included. */
+export function ruleProblems(prop: string, rule: unknown, namespaced: boolean): Problem[] {
   if (!isRecord(rule)) {
     return [problem(prop, 'an AgentPolicyRule { apiGroups, resources, verbs, resourceNames?, nonResourceURLs? }', rule)];
   }
@@ -181,6 +224,9 @@ export function serviceAccountProblems(account: unknown, adoptedAccount: unknown
       });
     }
   }
+  if (account.subjects !== undefined) {
+    problems.push(...subjectProblems('serviceAccount.subjects', account.subjects, 1));
+  }
   if (account.automountToken !== undefined && typeof account.automountToken !== 'boolean') {
     problems.push(problem('serviceAccount.automountToken', 'a boolean', account.automountToken));
   }
@@ -240,7 +286,13 @@ export interface AgentRbac {
   readonly role?: kplus.k8s.KubeRole;
 }
 
-function copyRule(r: AgentPolicyRule): kplus.k8s.PolicyRule {
+/** @internal A subject as the API has it. */
+export function renderSubject(s: AgentSubject): kplus.k8s.Subject {
+  return s.kind === 'ServiceAccount' ? { kind: s.kind, name: s.name, namespace: s.namespace } : { kind: s.kind, name: s.name, apiGroup: 'rbac.authorization.k8s.io' };
+}
+
+/** @internal A rule as the API has it. */
+export function copyRule(r: AgentPolicyRule): kplus.k8s.PolicyRule {
   return {
     apiGroups: r.apiGroups ? [...r.apiGroups] : undefined,
     resources: r.resources ? [...r.resources] : undefined,
@@ -258,7 +310,7 @@ function copyRule(r: AgentPolicyRule): kplus.k8s.PolicyRule {
 export function createRbac(scope: Construct, account: AgentServiceAccount, names: AgentRbacNames, namespace: string, labels: Record<string, string>): AgentRbac {
   const name = names.serviceAccount;
   const serviceAccount = new kplus.k8s.KubeServiceAccount(scope, 'ServiceAccount', { metadata: { name, labels } });
-  const subjects = [{ kind: 'ServiceAccount', name, namespace }];
+  const subjects = [{ kind: 'ServiceAccount', name, namespace }, ...(account.subjects ?? []).map(renderSubject)];
   const roleRef = (kind: string, roleName: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name: roleName });
   let clusterRole: kplus.k8s.KubeClusterRole | undefined;
   if (account.rules) {

@@ -1,0 +1,134 @@
+/**
+ * The Services of a node agent beyond its metrics Service: each named by the
+ * user, selecting exactly the agent's pods, on ports of its containers
+ * (a headless one for per-pod DNS, several ports, node-local traffic).
+ */
+import * as kplus from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { checkAnnotations, checkInteger, defined, isRecord, portNameProblem, Problem, problem, show } from '../k8s/syntax';
+import { serviceNameProblem } from './adoption';
+import { AgentContainer } from './containers';
+
+/** A port of an agent's Service: one of its containers' ports. */
+export interface AgentServicePort {
+  /** The container port, by its name or number. */
+  readonly port: string | number;
+  /**
+   * The Service's port number.
+   * @default - the container port's number
+   */
+  readonly servicePort?: number;
+  /**
+   * The Service port's name.
+   * @default - the container port's name
+   */
+  readonly name?: string;
+}
+
+/** A Service that selects the agent's pods. */
+export interface AgentService {
+  /** The Service's name, a DNS-1035 label (written, never derived: it may be an existing one's). */
+  readonly name: string;
+  /** Its ports, at least one; named when more than one (as the API server requires). */
+  readonly ports: AgentServicePort[];
+  /**
+   * Headless (`clusterIP: None`): DNS answers with the pods' addresses.
+   * @default false
+   */
+  readonly headless?: boolean;
+  /**
+   * `Local`: a client reaches the agent pod of its own node only.
+   * @default - Cluster
+   */
+  readonly internalTrafficPolicy?: 'Cluster' | 'Local';
+  /**
+   * Annotations of the Service.
+   * @default - none
+   */
+  readonly annotations?: Record<string, string>;
+}
+
+const SERVICE_KEYS = ['name', 'ports', 'headless', 'internalTrafficPolicy', 'annotations'];
+const PORT_KEYS = ['port', 'servicePort', 'name'];
+
+function containerPort(containers: readonly AgentContainer[], port: unknown): kplus.ContainerPort | undefined {
+  return containers.flatMap((c) => (Array.isArray(c.ports) ? c.ports.filter(isRecord) as kplus.ContainerPort[] : []))
+    .find((p) => (typeof port === 'number' ? p.number === port : p.name === port));
+}
+
+/** @internal The problems of `services` (pkg/apis/core/validation: ValidateService, for what the props decide). */
+export function servicesProblems(services: unknown, containers: readonly AgentContainer[]): Problem[] {
+  if (!Array.isArray(services) || services.length === 0) {
+    return [problem('services', 'a non-empty array of AgentService { name, ports, headless?, internalTrafficPolicy?, annotations? }', services)];
+  }
+  const problems: Problem[] = [];
+  const names = new Set<unknown>();
+  services.forEach((s: unknown, i: number) => {
+    const at = `services[${i}]`;
+    if (!isRecord(s)) {
+      problems.push(problem(at, 'an AgentService { name, ports, ... }', s));
+      return;
+    }
+    problems.push(...Object.keys(s).filter((k) => !SERVICE_KEYS.includes(k)).map((k) => problem(`${at}[key]`, `one of ${SERVICE_KEYS.join(', ')}`, k)));
+    problems.push(...defined(
+      serviceNameProblem(`${at}.name`, s.name),
+      names.has(s.name) ? problem(`${at}.name`, "a name no other of 'services' has", s.name) : undefined,
+      s.headless !== undefined && typeof s.headless !== 'boolean' ? problem(`${at}.headless`, 'a boolean', s.headless) : undefined,
+      s.internalTrafficPolicy !== undefined && s.internalTrafficPolicy !== 'Cluster' && s.internalTrafficPolicy !== 'Local' ? problem(`${at}.internalTrafficPolicy`, 'Cluster or Local', s.internalTrafficPolicy) : undefined,
+    ));
+    names.add(s.name);
+    if (s.annotations !== undefined) problems.push(...checkAnnotations(`${at}.annotations`, s.annotations));
+    if (!Array.isArray(s.ports) || s.ports.length === 0) {
+      problems.push(problem(`${at}.ports`, 'a non-empty array of { port, servicePort?, name? }', s.ports));
+      return;
+    }
+    const portNames = new Set<unknown>();
+    const numbers = new Set<string>();
+    s.ports.forEach((p: unknown, j: number) => {
+      const pat = `${at}.ports[${j}]`;
+      if (!isRecord(p)) {
+        problems.push(problem(pat, 'an object { port, servicePort?, name? }', p));
+        return;
+      }
+      const target = containerPort(containers, p.port);
+      const name = p.name ?? target?.name;
+      const number = p.servicePort ?? target?.number;
+      const protocol = target?.protocol ?? kplus.Protocol.TCP;
+      problems.push(...defined(
+        ...Object.keys(p).filter((k) => !PORT_KEYS.includes(k)).map((k) => problem(`${pat}[key]`, `one of ${PORT_KEYS.join(', ')}`, k)),
+        target === undefined ? problem(`${pat}.port`, 'the name or number of a container port of the agent', p.port) : undefined,
+        p.servicePort !== undefined ? checkInteger(`${pat}.servicePort`, p.servicePort, 1, 65535) : undefined,
+        p.name !== undefined && (typeof p.name !== 'string' || portNameProblem(p.name) !== undefined) ? problem(`${pat}.name`, 'an IANA service name (at most 15 characters of a-z, 0-9 and single dashes, with a letter)', p.name) : undefined,
+        // pkg/apis/core/validation: ValidateService: with more than one port, each is named, uniquely; port and protocol unique.
+        (s.ports as unknown[]).length > 1 && name === undefined ? problem(`${pat}.name`, 'a name (every port of a Service with several is named), or a named container port', name) : undefined,
+        name !== undefined && portNames.has(name) ? problem(`${pat}.name`, 'a name no other port of the Service has', name) : undefined,
+        number !== undefined && numbers.has(`${show(number)}/${protocol}`) ? problem(`${pat}.servicePort`, `a ${protocol} port no other port of the Service has`, number) : undefined,
+      ));
+      portNames.add(name);
+      if (number !== undefined) numbers.add(`${show(number)}/${protocol}`);
+    });
+  });
+  return problems;
+}
+
+/** @internal Creates the Services under `scope`, each selecting the agent's pods by `selector`. */
+export function createServices(scope: Construct, services: readonly AgentService[], containers: readonly AgentContainer[], selector: Record<string, string>, labels: Record<string, string>): kplus.k8s.KubeService[] {
+  return services.map((s) => new kplus.k8s.KubeService(scope, `Service-${s.name}`, {
+    metadata: { name: s.name, labels, ...(s.annotations !== undefined ? { annotations: { ...s.annotations } } : {}) },
+    spec: {
+      type: 'ClusterIP',
+      ...(s.headless ? { clusterIp: 'None' } : {}),
+      ...(s.internalTrafficPolicy !== undefined ? { internalTrafficPolicy: s.internalTrafficPolicy } : {}),
+      selector: { ...selector },
+      ports: s.ports.map((p) => {
+        const target = containerPort(containers, p.port)!;
+        return {
+          name: p.name ?? target.name,
+          port: p.servicePort ?? target.number,
+          targetPort: target.name !== undefined ? kplus.k8s.IntOrString.fromString(target.name) : kplus.k8s.IntOrString.fromNumber(target.number),
+          protocol: target.protocol ?? 'TCP',
+        };
+      }),
+    },
+  }));
+}
