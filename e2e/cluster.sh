@@ -465,8 +465,8 @@ host_state() {
 }
 
 start() {
-  require_root
   choose_version "$@"
+  require_root
   [[ -d $RUN ]] && stop
   prerequisites
   binaries
