@@ -6,6 +6,7 @@ import { AwsEbsCsiNodeChart } from './aws-ebs-csi-node';
 import { CiliumChart } from './cilium';
 import { FalcoChart } from './falco';
 import { FluentBitChart } from './fluent-bit';
+import { KubeProxyChart } from './kube-proxy';
 import { KuredChart } from './kured';
 import { NodeExporterChart } from './node-exporter';
 import { NodeInventoryChart } from './node-inventory';
@@ -19,6 +20,7 @@ export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
   'cilium': (scope, id) => new CiliumChart(scope, id),
   'falco': (scope, id) => new FalcoChart(scope, id),
   'fluent-bit': (scope, id) => new FluentBitChart(scope, id),
+  'kube-proxy': (scope, id) => new KubeProxyChart(scope, id),
   'kured': (scope, id) => new KuredChart(scope, id),
   'node-exporter': (scope, id) => new NodeExporterChart(scope, id),
   'node-inventory': (scope, id) => new NodeInventoryChart(scope, id),
