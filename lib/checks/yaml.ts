@@ -1,11 +1,20 @@
 /**
- * Manifest YAML as kubectl reads it (sigs.k8s.io/yaml, go-yaml v2): YAML 1.1
- * (an unquoted yes, no, on, off, y or n is a boolean), the last of duplicate
- * keys kept (a warning: the others are lost), merge keys only with maps
- * ("map merge requires map or sequence of maps as the value"). Each document
- * keeps its syntax tree, so that a finding can name its line and column.
+ * Manifest YAML as kubectl reads it: k8s.io/apimachinery's
+ * YAMLOrJSONDecoder reads a stream that starts with `{` as JSON values one
+ * after another (`jq -c` output), and anything else as YAML split at lines
+ * that start with `---` (YAMLReader: only a comment may follow, else
+ * "invalid Yaml document separator"); each piece then goes through
+ * sigs.k8s.io/yaml: go-yaml v2, then JSON. So: YAML 1.1 booleans (an
+ * unquoted yes, no, on, off, y or n), go-yaml v2's plain scalars (resolve.go:
+ * Go's ParseInt with base prefixes, so `0o17` and `017` are 15; timestamps
+ * and `03:30` stay strings; `.` is a string), `!!binary` decoded to its
+ * bytes, no directives (a piece holds no `---` to end them), the last of
+ * duplicate keys kept (a warning: the others are lost), merge keys only with
+ * maps, and no infinity or NaN (JSON has none). Each document keeps its
+ * syntax tree, so that a finding can name its line and column. It is the one
+ * reader of YAML: the checks, the CLI and the eligibility preview use it.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, Node, parseAllDocuments } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, Node, parseAllDocuments, parseDocument, ScalarTag, Tags } from 'yaml';
 import { Finding } from './finding';
 import { depthOf, MAX_DEPTH } from './normalize';
 import { RULES, Severity } from './rules';
@@ -45,12 +54,20 @@ function pathKeys(path: string): Array<string | number> | undefined {
   return keys;
 }
 
-function locator(contents: unknown, lines: LineCounter): Locator {
+/** Where an offset of a piece of the file is in the file: its line counter, and the piece's first line. */
+type Place = (offset: number) => Position;
+
+function placeIn(lines: LineCounter, firstLine: number): Place {
+  return (offset) => {
+    const { line, col } = lines.linePos(offset);
+    return { line: line + firstLine - 1, column: col };
+  };
+}
+
+function locator(contents: unknown, place: Place): Locator {
   const at = (node: { range?: readonly number[] | null } | null | undefined): Position | undefined => {
     const offset = node?.range?.[0];
-    if (offset === undefined) return undefined;
-    const { line, col } = lines.linePos(offset);
-    return { line, column: col };
+    return offset === undefined ? undefined : place(offset);
   };
   return (path) => {
     let node = contents as Node | null | undefined;
@@ -95,50 +112,261 @@ function duplicateKeys(contents: unknown): Array<{ key: string; node: Node }> {
   return found;
 }
 
-/** The documents of a multi-document YAML text, and findings for the documents that are not YAML. */
+/** go-yaml v2's hint for a plain scalar by its first character (resolve.go: resolveTable). */
+function hintOf(first: string | undefined): string | undefined {
+  if (first === undefined) return 'N';
+  if (first === '+' || first === '-') return 'S';
+  if (first >= '0' && first <= '9') return 'D';
+  if ('yYnNtTfFoO~'.includes(first)) return 'M';
+  return first === '.' ? '.' : undefined;
+}
+
+/** go-yaml v2's plain scalars it knows by name (resolve.go: resolveMapList). */
+const RESOLVE_MAP: ReadonlyMap<string, unknown> = new Map<string, unknown>([
+  ...['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON'].map((k) => [k, true] as const),
+  ...['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF'].map((k) => [k, false] as const),
+  ...['', '~', 'null', 'Null', 'NULL'].map((k) => [k, null] as const),
+  ...['.nan', '.NaN', '.NAN'].map((k) => [k, NaN] as const),
+  ...['.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF'].map((k) => [k, Infinity] as const),
+  ...['-.inf', '-.Inf', '-.INF'].map((k) => [k, -Infinity] as const),
+]);
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** Go's strconv.ParseInt(s, 0, 64), then ParseUint(s, 0, 64): a sign, then 0x, 0o, 0b, a leading 0 (octal) or decimal digits. */
+function goParseInt(s: string): number | undefined {
+  const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.exec(s);
+  if (!m) return undefined;
+  const digits = m[2];
+  const magnitude = /^0[oO]/.test(digits) ? BigInt(`0o${digits.slice(2)}`)
+    : /^0[0-7]+$/.test(digits) ? BigInt(`0o${digits.slice(1)}`)
+      : BigInt(digits.toLowerCase().replace(/^0b/, '0b').replace(/^0x/, '0x'));
+  const value = m[1] === '-' ? -magnitude : magnitude;
+  if (value >= INT64_MIN && value <= INT64_MAX) return Number(value);
+  // ParseUint takes no sign.
+  return m[1] === '' && value <= UINT64_MAX ? Number(value) : undefined;
+}
+
+/** go-yaml v2's yamlStyleFloat, read by ParseFloat (an overflow is an error, so the text stays a string). */
+const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+
+/** A plain scalar as go-yaml v2 resolves it into an interface{} (resolve.go: resolve; a timestamp stays its text). */
+export function resolvePlainScalar(src: string): unknown {
+  const hint = hintOf(src[0]);
+  if (hint === undefined) return src;
+  if (RESOLVE_MAP.has(src)) return RESOLVE_MAP.get(src);
+  if (hint === '.') {
+    return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(src) && Number.isFinite(Number(src)) ? Number(src) : src;
+  }
+  if (hint === 'D' || hint === 'S') {
+    const plain = src.replace(/_/g, '');
+    const int = goParseInt(plain);
+    if (int !== undefined) return int;
+    if (YAML_STYLE_FLOAT.test(plain) && Number.isFinite(Number(plain))) return Number(plain);
+  }
+  return src;
+}
+
+/** Every plain scalar, resolved as go-yaml v2 does; `<<` stays a merge key (tested before it). */
+const GO_YAML_PLAIN: ScalarTag = {
+  tag: 'tag:yaml.org,2002:str',
+  default: true,
+  test: /^[\s\S]*$/,
+  resolve: (src) => resolvePlainScalar(src) as string,
+};
+
+/** `!!binary`: decoded from base64 (newlines ignored, as Go's decoder does), its bytes read as a string (go-yaml v2 into interface{}). */
+const GO_YAML_BINARY: ScalarTag = {
+  tag: 'tag:yaml.org,2002:binary',
+  default: false,
+  resolve: (src, onError) => {
+    const text = src.replace(/[\r\n]/g, '');
+    if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) {
+      onError('!!binary value contains invalid base64 data');
+      return src;
+    }
+    return Buffer.from(text, 'base64').toString('utf-8');
+  },
+};
+
+/** The YAML 1.1 tags with go-yaml v2's scalars: maps, sequences, strings, merge keys, !!binary, then every other plain scalar. */
+function goYamlTags(tags: Tags): Tags {
+  const kept = ['map', 'seq', 'str', 'merge', 'omap', 'pairs', 'set'].map((t) => `tag:yaml.org,2002:${t}`);
+  const keep = tags.filter((t) => typeof t === 'object' && kept.includes(t.tag));
+  return [...keep, GO_YAML_BINARY, GO_YAML_PLAIN];
+}
+
+/** The parse options of one piece of YAML, as go-yaml v2 reads it. */
+const YAML_OPTIONS = { version: '1.1', uniqueKeys: false, customTags: goYamlTags } as const;
+
+/** One piece of the input kubectl reads alone: its text, where it starts, and its number. */
+interface Piece {
+  readonly text: string;
+  readonly firstLine: number;
+  readonly index: number;
+}
+
+/** The first infinity or NaN in a value, which JSON cannot hold (json: unsupported value). */
+function nonFinite(value: unknown): number | undefined {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number' && !Number.isFinite(v)) return v;
+    if (typeof v === 'object' && v !== null) stack.push(...Object.values(v));
+  }
+  return undefined;
+}
+
+/** The documents of a multi-document YAML text (or a stream of JSON objects), and findings for the documents that are not YAML. */
 export function parseYaml(text: string, file?: string): { documents: YamlDocument[]; findings: Finding[] } {
   const findings: Finding[] = [];
   const documents: YamlDocument[] = [];
+  const syntax = (index: number, message: string, at?: Position): Finding => ({
+    rule: RULES.yamlSyntax, severity: Severity.ERROR, file, object: `document ${index}`, path: at ? `line ${at.line}` : '(document)', message, line: at?.line, column: at?.column,
+  });
+  const add = (index: number, value: unknown, locate: Locator, at?: Position): void => {
+    if (value === null || value === undefined) return;
+    const bad = nonFinite(value);
+    if (bad !== undefined) {
+      findings.push(syntax(index, `json: unsupported value: ${bad > 0 ? '+Inf' : bad < 0 ? '-Inf' : 'NaN'} (kubectl converts YAML to JSON, which has no infinity or NaN)`, at));
+      return;
+    }
+    if (depthOf(value) > MAX_DEPTH) {
+      findings.push(syntax(index, `nested more than ${MAX_DEPTH} levels deep; the checks read at most ${MAX_DEPTH} (no manifest needs more)`, at));
+      return;
+    }
+    documents.push({ index, value, locate });
+  };
+  if (/^\s*\{/.test(text)) {
+    readJsonStream(text, findings, syntax, add);
+  } else {
+    for (const piece of pieces(text, findings, syntax)) readPiece(piece, { file, findings, syntax, add });
+  }
+  return { documents, findings };
+}
+
+type Syntax = (index: number, message: string, at?: Position) => Finding;
+type Add = (index: number, value: unknown, locate: Locator, at?: Position) => void;
+
+/** What reading a piece reports into: the file's findings, and its documents through `add`. */
+interface Reading {
+  readonly file?: string;
+  readonly findings: Finding[];
+  readonly syntax: Syntax;
+  readonly add: Add;
+}
+
+/**
+ * The pieces of a YAML text as kubectl's YAMLReader cuts it: at each line
+ * that starts with `---`, which only a comment may follow; a bad separator
+ * ends the reading (kubectl refuses the file).
+ */
+function pieces(text: string, findings: Finding[], syntax: Syntax): Piece[] {
+  const found: Piece[] = [];
+  const lines = text.split('\n');
+  let start = 0;
+  const cut = (end: number) => {
+    if (end > start) found.push({ text: lines.slice(start, end).join('\n') + '\n', firstLine: start + 1, index: found.length + 1 });
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].startsWith('---')) continue;
+    const rest = lines[i].slice(3).trim();
+    cut(i);
+    start = i + 1;
+    if (rest !== '' && !rest.startsWith('#')) {
+      findings.push(syntax(found.length + 1, `invalid Yaml document separator: ${rest} (kubectl reads only a comment after ---; put the document on the next line)`, { line: i + 1, column: 4 }));
+      return found;
+    }
+  }
+  if (lines.slice(start).some((l) => l.trim() !== '')) cut(lines.length);
+  return found;
+}
+
+/** One piece: go-yaml v2 reads its first document; a directive has no `---` after it in the piece, which go-yaml refuses. */
+function readPiece(piece: Piece, { file, findings, syntax, add }: Reading): void {
   const lines = new LineCounter();
-  parseAllDocuments(text, { version: '1.1', lineCounter: lines, uniqueKeys: false }).forEach((doc, i) => {
-    const object = `document ${i + 1}`;
-    const syntax = (message: string, line?: number, column?: number): Finding => ({
-      rule: RULES.yamlSyntax, severity: Severity.ERROR, file, object, path: line !== undefined ? `line ${line}` : '(document)', message, line, column,
-    });
-    if (doc.errors.length > 0) {
-      findings.push(...[...doc.errors, ...doc.warnings].map((e) => {
-        const [start] = e.linePos ?? [];
-        // The parser reports its own stack overflow as an error: say what it means.
-        const message = /Maximum call stack size exceeded/.test(e.message) ? `nested too deeply to read (the checks read at most ${MAX_DEPTH} levels)` : e.message.split('\n')[0];
-        return syntax(message, start?.line, start?.col);
-      }));
-      return;
-    }
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: 100 });
-    } catch (e) {
-      const start = doc.contents?.range ? lines.linePos(doc.contents.range[0]) : undefined;
-      findings.push(syntax((e as Error).message.split('\n')[0], start?.line, start?.col));
-      return;
-    }
-    if (value === null || value === undefined) {
-      return;
-    }
+  const place = placeIn(lines, piece.firstLine);
+  const directive = piece.text.split('\n').findIndex((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+  const first = piece.text.split('\n')[directive];
+  if (first !== undefined && first.startsWith('%')) {
+    const message = /^%YAML\s+(?!1\.1(\s|$))/.test(first)
+      ? 'found incompatible YAML document (kubectl reads YAML 1.1 only; remove the %YAML directive)'
+      : `did not find expected <document start> (kubectl cuts the file at --- lines, so a directive stands alone; remove ${JSON.stringify(first.trim())})`;
+    findings.push(syntax(piece.index, message, { line: piece.firstLine + directive, column: 1 }));
+    return;
+  }
+  const [doc] = parseAllDocuments(piece.text, { ...YAML_OPTIONS, lineCounter: lines });
+  if (doc === undefined || !('contents' in doc)) return;
+  if (doc.errors.length > 0) {
+    findings.push(...[...doc.errors, ...doc.warnings].map((e) => {
+      // The parser reports its own stack overflow as an error: say what it means.
+      const message = /Maximum call stack size exceeded/.test(e.message) ? `nested too deeply to read (the checks read at most ${MAX_DEPTH} levels)` : e.message.split('\n')[0];
+      return syntax(piece.index, message, e.pos ? place(e.pos[0]) : undefined);
+    }));
+    return;
+  }
+  const at = doc.contents?.range ? place(doc.contents.range[0]) : undefined;
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    const message = (e as Error).message.split('\n')[0];
+    findings.push(syntax(piece.index, /Maximum call stack size exceeded/.test(message) ? `nested too deeply to read (the checks read at most ${MAX_DEPTH} levels)` : message, at));
+    return;
+  }
+  if (value !== null && value !== undefined) {
     for (const { key, node } of duplicateKeys(doc.contents)) {
-      const start = node.range ? lines.linePos(node.range[0]) : undefined;
+      const where = node.range ? place(node.range[0]) : undefined;
       findings.push({
-        rule: RULES.yamlDuplicateKey, severity: RULES.yamlDuplicateKey.severity, file, object, path: start ? `line ${start.line}` : '(document)',
-        message: `the key ${JSON.stringify(key)} appears again in the same mapping: kubectl keeps this last one and drops the others`, line: start?.line, column: start?.col,
+        rule: RULES.yamlDuplicateKey, severity: RULES.yamlDuplicateKey.severity, file, object: `document ${piece.index}`, path: where ? `line ${where.line}` : '(document)',
+        message: `the key ${JSON.stringify(key)} appears again in the same mapping: kubectl keeps this last one and drops the others`, line: where?.line, column: where?.column,
       });
     }
-    const depth = depthOf(value);
-    if (depth > MAX_DEPTH) {
-      const start = doc.contents?.range ? lines.linePos(doc.contents.range[0]) : undefined;
-      findings.push(syntax(`nested more than ${MAX_DEPTH} levels deep; the checks read at most ${MAX_DEPTH} (no manifest needs more)`, start?.line, start?.col));
+  }
+  add(piece.index, value, locator(doc.contents, place), at);
+}
+
+/** The end of the JSON value that starts at `start` (an object or array), or -1 when it does not end. */
+function jsonEnd(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '{' || c === '[') {
+      depth++;
+    } else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** A stream of JSON objects, one after another, as kubectl's JSON decoder reads it. */
+function readJsonStream(text: string, findings: Finding[], syntax: Syntax, add: Add): void {
+  let offset = 0;
+  for (let index = 1; ; index++) {
+    while (offset < text.length && /\s/.test(text[offset])) offset++;
+    if (offset >= text.length) return;
+    const lineOf = (o: number) => text.slice(0, o).split('\n').length;
+    const where = { line: lineOf(offset), column: offset - text.lastIndexOf('\n', offset - 1) };
+    const end = text[offset] === '{' || text[offset] === '[' ? jsonEnd(text, offset) : -1;
+    let value: unknown;
+    try {
+      if (end < 0) throw new Error(`invalid character ${JSON.stringify(text[offset])} looking for beginning of value`);
+      value = JSON.parse(text.slice(offset, end));
+    } catch (e) {
+      findings.push(syntax(index, `not JSON: ${(e as Error).message.split('\n')[0]} (a stream that starts with { is read as JSON)`, where));
       return;
     }
-    documents.push({ index: i + 1, value, locate: locator(doc.contents, lines) });
-  });
-  return { documents, findings };
+    // Positions from the same text read as YAML (JSON is YAML); none when that fails.
+    const counter = new LineCounter();
+    const doc = parseDocument(text.slice(offset, end), { lineCounter: counter, uniqueKeys: false });
+    const locate: Locator = doc.errors.length === 0 ? locator(doc.contents, placeIn(counter, where.line)) : () => where;
+    add(index, value, locate, where);
+    offset = end;
+  }
 }

@@ -5,7 +5,7 @@
  * (a PowerShell redirect). Anything else, or a node with a field of the wrong
  * type, is a one-line error naming the input, the node and the field.
  */
-import { parseAllDocuments } from 'yaml';
+import { parseYaml } from '../checks/yaml';
 import { isRecord } from '../k8s/syntax';
 import type { KubeNode } from './evaluate';
 import { printable, shown } from './printable';
@@ -102,32 +102,29 @@ function checkNode(value: unknown, where: string, listItem: boolean): KubeNode {
   return value as KubeNode;
 }
 
-/** Parses JSON, or YAML (one document), into a value; an error names the source. */
+/**
+ * Parses JSON, or YAML (one document), into a value, with the checks' reader
+ * (kubectl's: lib/checks/yaml.ts); an error names the source. A repeated key
+ * is an error here: `kubectl get nodes` never writes one.
+ */
 function parse(text: string, source: string): unknown {
   const trimmed = text.trimStart();
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+  if (trimmed.startsWith('[')) {
     try {
       return JSON.parse(text);
     } catch (e) {
       throw new NodeListError(`${source}: not JSON (${printable((e as Error).message.split('\n')[0])})`);
     }
   }
-  const docs = parseAllDocuments(text, { uniqueKeys: true });
-  const list = Array.isArray(docs) ? docs : [docs];
-  const error = list.flatMap((d) => d.errors)[0];
-  if (error) {
-    throw new NodeListError(`${source}: neither JSON nor YAML (${printable(error.message.split('\n')[0])})`);
+  const { documents, findings } = parseYaml(text, source);
+  const problem = findings[0];
+  if (problem) {
+    throw new NodeListError(`${source}: ${trimmed.startsWith('{') ? 'not JSON' : 'neither JSON nor YAML'} (${printable(problem.message)}${problem.line !== undefined ? ` at line ${problem.line}` : ''})`);
   }
-  let values: unknown[];
-  try {
-    values = list.filter((d) => d.contents !== null).map((d) => d.toJS({ maxAliasCount: 100 }));
-  } catch (e) {
-    throw new NodeListError(`${source}: not usable YAML (${printable((e as Error).message.split('\n')[0])})`);
+  if (documents.length !== 1) {
+    throw new NodeListError(`${source}: expected one document (kubectl get nodes -o json or -o yaml) but got ${documents.length}`);
   }
-  if (values.length !== 1) {
-    throw new NodeListError(`${source}: expected one document (kubectl get nodes -o json or -o yaml) but got ${values.length}`);
-  }
-  return values[0];
+  return documents[0].value;
 }
 
 /**

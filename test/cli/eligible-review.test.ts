@@ -90,8 +90,9 @@ describe('node-reporter eligible for reviews', () => {
 
   test('--before lists the nodes each DaemonSet gains and loses over one node list', () => {
     // GIVEN a DaemonSet that gains a toleration of the control plane, and one that gains a selector
-    const before = write('before.yaml', [daemonSet('a', {}), daemonSet('b', {})].join('\n---\n'));
-    const after = write('after.yaml', [daemonSet('a', { tolerations: [{ key: controlPlane.key, operator: 'Exists', effect: 'NoSchedule' }] }), daemonSet('b', { nodeSelector: { tier: 'a' } })].join('\n---\n'));
+    // (JSON objects one after another, as kubectl reads them: it refuses --- between JSON objects)
+    const before = write('before.yaml', [daemonSet('a', {}), daemonSet('b', {})].join('\n'));
+    const after = write('after.yaml', [daemonSet('a', { tolerations: [{ key: controlPlane.key, operator: 'Exists', effect: 'NoSchedule' }] }), daemonSet('b', { nodeSelector: { tier: 'a' } })].join('\n'));
 
     // WHEN
     const text = run(['eligible', '--nodes', nodesFile, '--manifest', after, '--before', before]);
