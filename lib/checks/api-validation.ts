@@ -2,7 +2,7 @@
  * The API server's own field validation, ported from Kubernetes' validation
  * code (release-1.28, and what changed after it by version in
  * ./api/versioned.ts), one module per API group as upstream keeps it
- * (./api/core-pod.ts and ./api/core.ts: pkg/apis/core/validation; ./api/apps.ts:
+ * (./api/core-pod.ts, ./api/core-volumes.ts, ./api/core-resources.ts and ./api/core.ts: pkg/apis/core/validation; ./api/apps.ts:
  * pkg/apis/apps/validation; and batch, rbac, policy, scheduling, networking,
  * autoscaling). Each rule
  * names its functions in RULES (./rules.ts); messages follow the server's
@@ -16,8 +16,9 @@ import { checkDaemonSet, checkDeploymentLike } from './api/apps';
 import { checkHorizontalPodAutoscaler } from './api/autoscaling';
 import { checkJob } from './api/batch';
 import { Add } from './api/common';
-import { checkConfig, checkReplicationController, checkService } from './api/core';
+import { checkConfig, checkNamespace, checkReplicationController, checkService } from './api/core';
 import { checkPod } from './api/core-pod';
+import { checkLimitRange, checkPersistentVolumeClaim, checkResourceQuota } from './api/core-resources';
 import { checkMeta } from './api/meta';
 import { checkIngress, checkNetworkPolicy } from './api/networking';
 import { checkPodAnnotations } from './api/pod-annotations';
@@ -54,6 +55,10 @@ export function checkApiValidation(obj: KubeObject, pod: PodTemplate | undefined
     }
     case 'Service': checkService(add, obj); checkVersionedService(add, obj, version); break;
     case 'ConfigMap': case 'Secret': checkConfig(add, obj); break;
+    case 'Namespace': checkNamespace(add, obj); break;
+    case 'PersistentVolumeClaim': checkPersistentVolumeClaim(add, obj); break;
+    case 'ResourceQuota': checkResourceQuota(add, obj); break;
+    case 'LimitRange': checkLimitRange(add, obj); break;
     case 'ReplicationController': checkReplicationController(add, obj, pod); break;
     case 'Role': case 'ClusterRole': case 'RoleBinding': case 'ClusterRoleBinding': checkRbac(add, obj); break;
     case 'PriorityClass': checkPriorityClass(add, obj); break;

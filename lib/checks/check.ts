@@ -183,7 +183,7 @@ function customResourceProblems(obj: KubeObject, crds: CrdIndex): { shape: Probl
     ? [{ rule: RULES.clusterScopedNamespace, path: 'metadata.namespace', message: `${obj.kind} is cluster-scoped (CustomResourceDefinition ${crd.name}) but sets namespace ${show(obj.metadata.namespace)}; the API server ignores it` }]
     : [];
   const meta: Problem[] = [];
-  checkMeta((rule, path, message) => meta.push({ rule, path, message }), obj);
+  checkMeta((rule, path, message) => meta.push({ rule, path, message }), obj, true);
   return { shape: [...found, ...scoped, ...checkMetadata(obj)], rest: meta };
 }
 

@@ -1,9 +1,11 @@
 import { ApiObject, Chart, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { checkApiValidation } from '../checks/api-validation';
 import { checkObject, isBlocking } from '../checks/index';
 import { PodSecurityLevel } from '../checks/pod-security';
-import { RULES, WAIVER_PREFIX } from '../checks/rules';
+import { podTemplateOf } from '../checks/pod-templates';
+import { RULES, Severity, WAIVER_PREFIX } from '../checks/rules';
 import { KubernetesVersion } from '../checks/versions';
 import { DEFAULT_RUN_AS_ID } from '../defaults';
 import { checkApplySize } from '../k8s/apply';
@@ -381,6 +383,11 @@ export class NodeAgent extends Construct {
     const needs = renderedPodSecurity(manifest, this.kubernetesVersion);
     if (needs.level !== this.podSecurityLevel) {
       throw new Error(`${this.node.path}: the DaemonSet's pod now needs Pod Security '${needs.level}' (${needs.details.join(', ') || 'it breaks nothing'}) but the agent was built for '${this.podSecurityLevel}': something changed it after construction (agent.daemonSet?); declare it in NodeAgentProps and set podSecurity to match`);
+    }
+    // The API server's field rules, on the pod as rendered (a Bidirectional mount added through agent.daemonSet).
+    const refused = checkApiValidation(manifest, podTemplateOf(manifest), this.kubernetesVersion).filter((p) => p.rule.severity === Severity.ERROR);
+    if (refused.length > 0) {
+      throw new Error(`${this.node.path}: the API server would refuse the DaemonSet as rendered (something changed it after construction: agent.daemonSet?): ${refused.map((p) => `${p.path}: ${p.message} [${p.rule.id}]`).join('; ')}`);
     }
     this.rules = needs.rules;
     const metadata = manifest.metadata as { annotations?: Record<string, string> };

@@ -20,6 +20,7 @@ import { LISTS } from './lists';
 import { PENDING } from './pending';
 import { POD_SECURITY_LEVELS } from './pod-security-levels';
 import { SELECTORS_AND_GROUPS } from './selectors-and-groups';
+import { SERVER_REFUSALS, YAML_AS_KUBECTL } from './server-refusals';
 import { TOO_LENIENT } from './too-lenient';
 import { TOO_STRICT } from './too-strict';
 import { VERSIONED } from './versioned';
@@ -352,6 +353,8 @@ export const CORPUS: readonly CorpusCase[] = [
   ...LISTS,
   ...SELECTORS_AND_GROUPS,
   ...VERSIONED,
+  ...SERVER_REFUSALS,
+  ...YAML_AS_KUBECTL,
 ];
 
 /** The YAML text of a case. */

@@ -188,6 +188,20 @@ describe('Pod Security from the rendered pod', () => {
     expect(() => synth(chart)).toThrow(/the DaemonSet's pod now needs Pod Security 'privileged' \(pss-volume-types .*\) but the agent was built for 'restricted'/);
   });
 
+  test('Bidirectional propagation added through the escape hatch to an unprivileged container fails synth, as the API server refuses it', () => {
+    // GIVEN a privileged agent whose container is not privileged (issue 25: this synthesized; the v1.32 server answered
+    // "volumeMounts.mountPropagation: Forbidden: Bidirectional mount propagation is available only to privileged containers")
+    const chart = chartIn();
+    const agent = agentIn(chart, { volumes: [AgentVolume.hostPath('mnt', '/mnt')], podSecurity: privileged });
+
+    // WHEN the mount is made Bidirectional through cdk8s-plus
+    const volume = kplus.Volume.fromHostPath(chart, 'Shared', 'shared', { path: '/mnt/shared' });
+    agent.daemonSet.containers[0].mount('/shared', volume, { propagation: kplus.MountPropagation.BIDIRECTIONAL });
+
+    // THEN the final pod is judged by the API server's rules too
+    expect(() => synth(chart)).toThrow(/mountPropagation: Forbidden: Bidirectional mount propagation is available only to privileged containers \[api-volumes\]/);
+  });
+
   test('BASELINE is refused for a host-path agent: its namespace would refuse its pods', () => {
     expect(() => agentIn(chartIn(), { volumes: [AgentVolume.hostPath('logs', '/var/log')], podSecurity: { level: PodSecurityLevel.BASELINE, reason: 'x' } }))
       .toThrow(/'podSecurity.level' must be 'privileged', because the agent's pod breaks pss-volume-types/);

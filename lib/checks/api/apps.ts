@@ -68,6 +68,8 @@ export function checkDeploymentLike(add: Add, obj: KubeObject, pod: PodTemplate 
     add(RULES.apiDeployment, 'spec.progressDeadlineSeconds', `Invalid value: ${spec.progressDeadlineSeconds}: must be greater than minReadySeconds`);
   }
   if (obj.kind === 'StatefulSet') {
+    // ValidateStatefulSetSpec: the first ordinal (StatefulSetStartOrdinal, on by default since 1.27).
+    if (isObject(spec.ordinals)) checkNonNegative(add, RULES.apiDeployment, 'spec.ordinals.start', spec.ordinals.start);
     if (spec.podManagementPolicy !== undefined && !['OrderedReady', 'Parallel'].includes(spec.podManagementPolicy)) {
       add(RULES.apiDeployment, 'spec.podManagementPolicy', unsupported(spec.podManagementPolicy, ['OrderedReady', 'Parallel']));
     }

@@ -10,6 +10,7 @@ import { containersOf, PodTemplate } from '../pod-templates';
 import { Rule, RULES } from '../rules';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../versions';
 import { Add, checkLabels, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
+import { checkVolumeMounts, checkVolumes } from './core-volumes';
 import { envNameProblem, lifecycleHandlers, regularContainerRestartPolicy } from './versioned';
 
 /** validatePortNumOrName: 1-65535, or an IANA name. */
@@ -262,65 +263,6 @@ function checkContainerPorts(add: Add, path: string, c: KubeObject, hostNetwork:
     }
     if (hostNetwork && isInt(p.hostPort) && p.hostPort !== 0 && p.hostPort !== p.containerPort) {
       add(RULES.apiPorts, join(at, 'hostPort'), `Invalid value: ${p.hostPort}: must match \`containerPort\` when \`hostNetwork\` is true`);
-    }
-  });
-}
-
-function checkVolumes(add: Add, pod: PodTemplate, claimTemplates: readonly string[]): Set<string> {
-  const names = new Set<string>();
-  list(pod.spec.volumes).forEach((v, i) => {
-    const at = join(pod.specPath, 'volumes', i);
-    if (typeof v.name !== 'string' || v.name === '') {
-      add(RULES.apiVolumes, join(at, 'name'), 'Required value');
-    } else {
-      const problem = checkDns1123Label('name', v.name);
-      if (problem) add(RULES.apiVolumes, join(at, 'name'), invalid(v.name, problem)!);
-      if (names.has(v.name)) add(RULES.apiVolumes, join(at, 'name'), `Duplicate value: ${show(v.name)}`);
-      names.add(v.name);
-    }
-    const sources = Object.keys(v).filter((k) => k !== 'name' && isObject(v[k]));
-    // A volume without a source is defaulted to emptyDir (SetDefaults_Volume).
-    if (sources.length > 1) {
-      add(RULES.apiVolumes, join(at, sources[1]), 'Forbidden: may not specify more than 1 volume type');
-    }
-    if (isObject(v.hostPath) && (typeof v.hostPath.path !== 'string' || v.hostPath.path === '')) {
-      add(RULES.apiVolumes, join(at, 'hostPath', 'path'), 'Required value');
-    }
-    if (isObject(v.hostPath) && v.hostPath.type !== undefined && !['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'].includes(v.hostPath.type)) {
-      add(RULES.apiVolumes, join(at, 'hostPath', 'type'), unsupported(v.hostPath.type, ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket']));
-    }
-    if (isObject(v.configMap) && (typeof v.configMap.name !== 'string' || v.configMap.name === '')) {
-      add(RULES.apiVolumes, join(at, 'configMap', 'name'), 'Required value');
-    }
-    if (isObject(v.secret) && (typeof v.secret.secretName !== 'string' || v.secret.secretName === '')) {
-      add(RULES.apiVolumes, join(at, 'secret', 'secretName'), 'Required value');
-    }
-  });
-  // A StatefulSet's volumeClaimTemplates are volumes of its pods too.
-  claimTemplates.forEach((name) => names.add(name));
-  return names;
-}
-
-function checkVolumeMounts(add: Add, path: string, c: KubeObject, volumes: Set<string>): void {
-  const paths = new Set<string>();
-  list(c.volumeMounts).forEach((m, i) => {
-    const at = join(path, 'volumeMounts', i);
-    if (typeof m.name !== 'string' || m.name === '') {
-      add(RULES.apiVolumes, join(at, 'name'), 'Required value');
-    } else if (!volumes.has(m.name)) {
-      add(RULES.apiVolumes, join(at, 'name'), `Not found: ${show(m.name)}`);
-    }
-    if (typeof m.mountPath !== 'string' || m.mountPath === '') {
-      add(RULES.apiVolumes, join(at, 'mountPath'), 'Required value');
-    } else {
-      if (paths.has(m.mountPath)) add(RULES.apiVolumes, join(at, 'mountPath'), `Invalid value: ${show(m.mountPath)}: must be unique`);
-      paths.add(m.mountPath);
-    }
-    if (typeof m.subPath === 'string' && (m.subPath.startsWith('/') || m.subPath.split('/').includes('..'))) {
-      add(RULES.apiVolumes, join(at, 'subPath'), `Invalid value: ${show(m.subPath)}: must be a relative path without '..'`);
-    }
-    if (m.mountPropagation !== undefined && !['None', 'HostToContainer', 'Bidirectional'].includes(m.mountPropagation)) {
-      add(RULES.apiVolumes, join(at, 'mountPropagation'), unsupported(m.mountPropagation, ['Bidirectional', 'HostToContainer', 'None']));
     }
   });
 }
@@ -631,7 +573,7 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
       checkResources(add, c.path, container);
     }
     checkEnv(add, c.path, container, version);
-    checkVolumeMounts(add, c.path, container, volumes);
+    checkVolumeMounts(add, c.path, container, volumes, container.securityContext?.privileged === true);
     checkSecurityContext(add, join(c.path, 'securityContext'), container.securityContext, false);
   }
 }

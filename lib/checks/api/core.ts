@@ -1,13 +1,15 @@
 /**
  * Core objects other than pods (pkg/apis/core/validation, validation.go):
- * Service, ConfigMap, Secret, ReplicationController.
+ * Service, ConfigMap, Secret, ReplicationController, Namespace.
  */
-import { checkDns1123Label } from '../../k8s/syntax';
+import { isIP } from 'node:net';
+import { checkDns1123Label, checkDns1123Subdomain } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
 import { Add, checkLabels, checkNonNegative, invalid, isInt, isObject, list, unsupported } from './common';
 import { checkPortNumOrName, checkTemplateRestartPolicy, CONFIG_KEY, PROTOCOLS } from './core-pod';
+import { checkFinalizers } from './meta';
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 
@@ -27,8 +29,13 @@ export function checkService(add: Add, obj: KubeObject): void {
     add(RULES.apiService, 'spec.externalName', 'Required value');
   }
   const names = new Set<string>();
+  const portsSeen = new Set<string>();
   ports.forEach((p, i) => {
     const at = join('spec', 'ports', i);
+    // ValidateService: each port and protocol once.
+    const key = `${String(p.port)}/${String(p.protocol ?? 'TCP')}`;
+    if (isInt(p.port) && portsSeen.has(key)) add(RULES.apiService, at, `Duplicate value: port ${p.port} with protocol ${String(p.protocol ?? 'TCP')}`);
+    portsSeen.add(key);
     if (ports.length > 1 && (typeof p.name !== 'string' || p.name === '')) add(RULES.apiService, join(at, 'name'), 'Required value');
     if (typeof p.name === 'string' && p.name !== '') {
       const problem = checkDns1123Label('name', p.name);
@@ -45,10 +52,36 @@ export function checkService(add: Add, obj: KubeObject): void {
       else if (isInt(p.nodePort) && (p.nodePort < 1 || p.nodePort > 65535)) add(RULES.apiService, join(at, 'nodePort'), `Invalid value: ${p.nodePort}: must be between 1 and 65535, inclusive`);
     }
   });
+  checkServiceAddresses(add, spec, type);
   if (spec.sessionAffinity !== undefined && !['ClientIP', 'None'].includes(spec.sessionAffinity)) {
     add(RULES.apiService, 'spec.sessionAffinity', unsupported(spec.sessionAffinity, ['ClientIP', 'None']));
   }
   checkLabels(add, RULES.apiService, 'spec.selector', spec.selector);
+}
+
+const NOT_AN_IP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
+
+/**
+ * ValidateService's addresses: clusterIP and clusterIPs are IPs, "None" or
+ * empty (validateClusterIPFlags); externalIPs are IPs; externalName a DNS-1123
+ * subdomain (a trailing dot allowed); externalTrafficPolicy only on a
+ * NodePort or LoadBalancer Service (validateServiceExternalTrafficPolicy).
+ */
+function checkServiceAddresses(add: Add, spec: KubeObject, type: string): void {
+  const clusterIPs: unknown[] = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : typeof spec.clusterIP === 'string' && spec.clusterIP !== '' ? [spec.clusterIP] : [];
+  clusterIPs.forEach((ip, i) => {
+    if (typeof ip === 'string' && ip !== 'None' && ip !== '' && isIP(ip) === 0) add(RULES.apiService, join('spec', 'clusterIPs', i), `Invalid value: ${show(ip)}: ${NOT_AN_IP}`);
+  });
+  (Array.isArray(spec.externalIPs) ? spec.externalIPs : []).forEach((ip: unknown, i: number) => {
+    if (typeof ip === 'string' && isIP(ip) === 0) add(RULES.apiService, join('spec', 'externalIPs', i), `Invalid value: ${show(ip)}: ${NOT_AN_IP}`);
+  });
+  if (type === 'ExternalName' && typeof spec.externalName === 'string' && spec.externalName !== '') {
+    const problem = checkDns1123Subdomain('externalName', spec.externalName.replace(/\.$/, ''));
+    if (problem) add(RULES.apiService, 'spec.externalName', invalid(spec.externalName, problem)!);
+  }
+  if (typeof spec.externalTrafficPolicy === 'string' && spec.externalTrafficPolicy !== '' && !['NodePort', 'LoadBalancer'].includes(type)) {
+    add(RULES.apiService, 'spec.externalTrafficPolicy', `Invalid value: ${show(spec.externalTrafficPolicy)}: may only be set for externally-accessible services`);
+  }
 }
 
 const SECRET_KEYS: Record<string, string[]> = {
@@ -57,6 +90,36 @@ const SECRET_KEYS: Record<string, string[]> = {
   'kubernetes.io/tls': ['tls.crt', 'tls.key'],
   'kubernetes.io/ssh-auth': ['ssh-privatekey'],
 };
+
+/** A Secret key's bytes: stringData as written, else data decoded from base64. */
+function secretValue(obj: KubeObject, key: string): string | undefined {
+  if (isObject(obj.stringData) && typeof obj.stringData[key] === 'string') return obj.stringData[key];
+  if (isObject(obj.data) && typeof obj.data[key] === 'string') return Buffer.from(obj.data[key], 'base64').toString('utf-8');
+  return undefined;
+}
+
+/**
+ * ValidateSecret by type: basic-auth holds a username or a password;
+ * dockercfg and dockerconfigjson hold JSON objects (json.Unmarshal into a map).
+ */
+function checkSecretType(add: Add, obj: KubeObject, keys: Set<string>): void {
+  if (obj.type === 'kubernetes.io/basic-auth' && !keys.has('username') && !keys.has('password')) {
+    add(RULES.apiConfig, 'data[username]', 'Required value');
+    add(RULES.apiConfig, 'data[password]', 'Required value');
+  }
+  const jsonKey = obj.type === 'kubernetes.io/dockerconfigjson' ? '.dockerconfigjson' : obj.type === 'kubernetes.io/dockercfg' ? '.dockercfg' : undefined;
+  const value = jsonKey === undefined ? undefined : secretValue(obj, jsonKey);
+  if (jsonKey !== undefined && value !== undefined) {
+    let problem: string | undefined;
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (parsed !== null && !isObject(parsed)) problem = `cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type map[string]interface {}`;
+    } catch (e) {
+      problem = `not JSON (${(e as Error).message})`;
+    }
+    if (problem) add(RULES.apiConfig, `data[${jsonKey}]`, `Invalid value: "<secret contents redacted>": ${problem}`);
+  }
+}
 
 /** ValidateConfigMap and ValidateSecret. */
 export function checkConfig(add: Add, obj: KubeObject): void {
@@ -68,6 +131,9 @@ export function checkConfig(add: Add, obj: KubeObject): void {
     for (const [key, value] of Object.entries(obj[field])) {
       if (!CONFIG_KEY.test(key) || key.length > 253) {
         add(RULES.apiConfig, join(field, key), `Invalid value: ${show(key)}: a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`);
+      } else if (key === '.' || key === '..' || key.startsWith('..')) {
+        // IsConfigMapKey: the kubelet writes a volume's files beside its own `..data` links.
+        add(RULES.apiConfig, join(field, key), `Invalid value: ${show(key)}: ${key === '.' ? "must not be '.'" : key === '..' ? "must not be '..'" : "must not start with '..'"}`);
       }
       if (seen.has(key) && !(obj.kind === 'Secret' && field === 'stringData')) add(RULES.apiConfig, join(field, key), `Invalid value: ${show(key)}: duplicate of key present in ${field === 'binaryData' ? 'data' : 'binaryData'}`);
       seen.add(key);
@@ -84,6 +150,7 @@ export function checkConfig(add: Add, obj: KubeObject): void {
     for (const key of required) {
       if (!seen.has(key)) add(RULES.apiConfig, join('data', key), 'Required value');
     }
+    checkSecretType(add, obj, seen);
     if (obj.type === 'kubernetes.io/service-account-token' && !(isObject(obj.metadata?.annotations) && obj.metadata.annotations['kubernetes.io/service-account.name'])) {
       add(RULES.apiConfig, 'metadata.annotations["kubernetes.io/service-account.name"]', 'Required value');
     }
@@ -110,4 +177,9 @@ export function checkReplicationController(add: Add, obj: KubeObject, pod: PodTe
     add(RULES.apiReplicationController, 'spec.template', 'Required value');
   }
   if (pod) checkTemplateRestartPolicy(add, RULES.apiReplicationController, pod, ['Always']);
+}
+
+/** ValidateNamespace: spec.finalizers, each a standard finalizer or a qualified name with a domain (validateFinalizerName). */
+export function checkNamespace(add: Add, obj: KubeObject): void {
+  if (isObject(obj.spec)) checkFinalizers(add, 'spec.finalizers', obj.spec.finalizers, true, false);
 }

@@ -6,10 +6,10 @@
  * (apiserver/pkg/registry/rest: BeforeCreate, path.ValidatePathSegmentName).
  */
 import { ANNOTATIONS_SIZE_LIMIT, annotationsSize } from '../../k8s/apply';
-import { DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../../k8s/syntax';
+import { checkQualifiedName, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
-import { Add, isObject } from './common';
+import { Add, invalid, isObject } from './common';
 
 /** A name function: the problem of a name, or undefined. */
 interface NameFunction {
@@ -100,8 +100,49 @@ const NAME_FUNCTIONS: Record<string, NameFunction> = {
 /** The name function for the other built-in kinds and for custom resources (apiextensions: NameIsDNSSubdomain). */
 const DEFAULT_NAME_FUNCTION = subdomain('ValidateObjectMeta (NameIsDNSSubdomain, the name function of the other kinds)');
 
-/** ValidateObjectMeta: a name of the kind's syntax, a valid generateName prefix, and the annotations' size. */
-export function checkMeta(add: Add, obj: KubeObject): void {
+/** The finalizers every name may use without a domain (pkg/apis/core: FinalizerKubernetes; metav1: FinalizerOrphanDependents, FinalizerDeleteDependents). */
+const STANDARD_FINALIZERS = ['foregroundDeletion', 'kubernetes', 'orphan'];
+
+/**
+ * ValidateFinalizerName: a qualified name (apimachinery's ValidateFinalizerName);
+ * for the built-in kinds also a standard finalizer or one with a domain
+ * (pkg/apis/core/validation: ValidateFinalizerName). Namespaces' spec.finalizers too.
+ */
+export function checkFinalizers(add: Add, path: string, finalizers: unknown, builtIn: boolean, indexed = true): void {
+  if (!Array.isArray(finalizers)) return;
+  finalizers.forEach((name, i) => {
+    if (typeof name !== 'string') return;
+    const at = indexed ? join(path, i) : path;
+    const problem = checkQualifiedName('finalizer', name);
+    if (problem) add(RULES.apiObjectMeta, at, invalid(name, problem)!);
+    else if (builtIn && !name.includes('/') && !STANDARD_FINALIZERS.includes(name)) add(RULES.apiObjectMeta, at, `Invalid value: ${show(name)}: name is neither a standard finalizer name nor is it fully qualified`);
+  });
+}
+
+/** ValidateOwnerReferences: each reference complete (validateOwnerReference), at most one the controller. */
+function checkOwnerReferences(add: Add, refs: unknown): void {
+  if (!Array.isArray(refs)) return;
+  const controllers: string[] = [];
+  refs.forEach((ref, i) => {
+    if (!isObject(ref)) return;
+    const at = join('metadata', 'ownerReferences', i);
+    const version = typeof ref.apiVersion === 'string' ? ref.apiVersion.split('/').pop() : undefined;
+    if (typeof ref.apiVersion === 'string' && (version === '' || ref.apiVersion.split('/').length > 2)) add(RULES.apiObjectMeta, join(at, 'apiVersion'), `Invalid value: ${show(ref.apiVersion)}: version must not be empty`);
+    for (const field of ['kind', 'name', 'uid']) {
+      if (ref[field] === '') add(RULES.apiObjectMeta, join(at, field), `Invalid value: "": ${field} must not be empty`);
+    }
+    if (ref.apiVersion === 'v1' && ref.kind === 'Event') add(RULES.apiObjectMeta, join(at, 'kind'), 'Invalid value: "Event": is not allowed (an Event cannot own objects)');
+    if (ref.controller === true) controllers.push(`${String(ref.kind)}/${String(ref.name)}`);
+  });
+  if (controllers.length > 1) add(RULES.apiObjectMeta, 'metadata.ownerReferences', `Invalid value: Only one reference can have Controller set to true. Found "true" in references for ${controllers.join(' and ')}`);
+}
+
+/**
+ * ValidateObjectMeta: a name of the kind's syntax, a valid generateName
+ * prefix, the annotations' size, finalizers and owner references. `custom`:
+ * a custom resource, whose finalizers need only be qualified names.
+ */
+export function checkMeta(add: Add, obj: KubeObject, custom = false): void {
   const meta = isObject(obj.metadata) ? obj.metadata : {};
   const nameFunction = NAME_FUNCTIONS[obj.kind] ?? DEFAULT_NAME_FUNCTION;
   const hasName = typeof meta.name === 'string' && meta.name !== '';
@@ -117,6 +158,8 @@ export function checkMeta(add: Add, obj: KubeObject): void {
       if (problem) add(RULES.apiObjectMeta, join('metadata', field), `Invalid value: ${show(meta[field])}: ${problem} (${nameFunction.source})`);
     }
   }
+  checkFinalizers(add, 'metadata.finalizers', meta.finalizers, !custom);
+  checkOwnerReferences(add, meta.ownerReferences);
   if (isObject(meta.annotations)) {
     // ValidateAnnotationsSize.
     if (annotationsSize(meta.annotations) > ANNOTATIONS_SIZE_LIMIT) add(RULES.apiObjectMeta, 'metadata.annotations', `Too long: must have at most ${ANNOTATIONS_SIZE_LIMIT} bytes`);

@@ -2,6 +2,7 @@
  * networking.k8s.io/v1 (pkg/apis/networking/validation, release-1.28):
  * Ingress and NetworkPolicy, the parts charts get wrong.
  */
+import { isIP } from 'node:net';
 import { checkDns1123Subdomain, DNS1035_LABEL, portNameProblem } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
@@ -108,6 +109,39 @@ function isCidr(text: unknown): boolean {
   return /^[0-9a-fA-F:.]+$/.test(ip) && ip.includes(':') && Number(bits) <= 128;
 }
 
+/** A CIDR's network: its address bits, masked, the address width and the prefix length; undefined for what isIP does not read. */
+function network(cidr: string): { bits: bigint; width: number; prefix: number } | undefined {
+  const [ip, length] = cidr.split('/');
+  const prefix = Number(length);
+  let bits = 0n;
+  let width: number;
+  if (isIP(ip) === 4) {
+    width = 32;
+    for (const octet of ip.split('.')) bits = (bits << 8n) | BigInt(Number(octet));
+  } else if (isIP(ip) === 6 && !ip.includes('.')) {
+    width = 128;
+    const [head, tail = ''] = ip.split('::');
+    const left = head === '' ? [] : head.split(':');
+    const right = ip.includes('::') ? (tail === '' ? [] : tail.split(':')) : [];
+    const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+    for (const g of groups) bits = (bits << 16n) | BigInt(parseInt(g, 16));
+  } else {
+    return undefined;
+  }
+  const mask = ((1n << BigInt(prefix)) - 1n) << BigInt(width - prefix);
+  return { bits: bits & mask, width, prefix };
+}
+
+/** ValidateIPBlock: an except CIDR lies inside the cidr (net.IPNet.Contains of its network address) with a longer prefix. */
+function strictSubset(except: string, cidr: string): boolean {
+  const inner = network(except);
+  const outer = network(cidr);
+  if (!inner || !outer) return true;
+  if (inner.width !== outer.width) return false;
+  const mask = ((1n << BigInt(outer.prefix)) - 1n) << BigInt(outer.width - outer.prefix);
+  return (inner.bits & mask) === outer.bits && inner.prefix > outer.prefix;
+}
+
 /** ValidateNetworkPolicySpec: selectors, ports, peers (ipBlock alone, with a valid CIDR), policy types. */
 export function checkNetworkPolicy(add: Add, obj: KubeObject): void {
   const spec = isObject(obj.spec) ? obj.spec : {};
@@ -137,6 +171,7 @@ export function checkNetworkPolicy(add: Add, obj: KubeObject): void {
           if (!isCidr(peer.ipBlock.cidr)) add(RULES.apiNetworking, join(pat, 'ipBlock', 'cidr'), `Invalid value: ${show(peer.ipBlock.cidr ?? '')}: must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)`);
           (Array.isArray(peer.ipBlock.except) ? peer.ipBlock.except : []).forEach((e: unknown, k: number) => {
             if (!isCidr(e)) add(RULES.apiNetworking, join(pat, 'ipBlock', 'except', k), `Invalid value: ${show(e)}: must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)`);
+            else if (isCidr(peer.ipBlock.cidr) && !strictSubset(e as string, peer.ipBlock.cidr)) add(RULES.apiNetworking, join(pat, 'ipBlock', 'except', k), `Invalid value: ${show(e)}: must be a strict subset of \`cidr\``);
           });
         }
       });
