@@ -261,7 +261,7 @@ describe('which version is judged by, and saying so', () => {
     expect(contradicted.map((f) => [f.path, f.severity, f.message])).toEqual([[
       'metadata.annotations["node-reporter.dev/kubernetes-version"]', 'warning', 'this object was written for Kubernetes 1.35, but the checks judge by 1.32 as chosen',
     ]]);
-    const mixed = checkInputs([{ file: 'x.yaml', text: [written('1.35'), written('1.32')].map((o) => JSON.stringify(o)).join('\n---\n') }]);
+    const mixed = checkInputs([{ file: 'x.yaml', text: [written('1.35'), written('1.32')].map((o) => JSON.stringify(o)).join('\n') }]);
     expect(mixed.kubernetesVersion).toEqual({ version: '1.28', source: 'default' });
     expect(mixed.findings.filter((f) => f.rule.id === 'kubernetes-version')).toHaveLength(2);
     expect(checkObjects([written('1.29')]).filter((f) => f.rule.id === 'kubernetes-version').map((f) => f.message)).toEqual([
