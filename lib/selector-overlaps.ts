@@ -24,29 +24,53 @@ function selects(selector: Record<string, string>, labels: Record<string, string
   return Object.entries(selector).every(([k, v]) => labels[k] === v);
 }
 
-/** One message per pair of agents in one namespace where one's selector matches the other's pods. */
+/**
+ * One message per pair of agents in one namespace where one's selector
+ * matches the other's pods. Variants of one group are alternatives, never
+ * applied together: their agents are not paired, so that an app of N
+ * variant charts costs O(N), not O(N²) (only agents that can run side by
+ * side are compared).
+ */
 export function selectorOverlaps(constructs: readonly IConstruct[]): string[] {
-  const byNamespace = new Map<string, (IConstruct & Selecting)[]>();
+  // namespace -> token (the variant group, or the chart itself) -> chart -> agents
+  const byNamespace = new Map<string, Map<unknown, Map<Chart, (IConstruct & Selecting)[]>>>();
   for (const c of constructs) {
     if (isAgent(c)) {
-      const namespace = Chart.of(c).namespace ?? '';
-      byNamespace.set(namespace, [...(byNamespace.get(namespace) ?? []), c]);
+      const chart = Chart.of(c);
+      const namespace = chart.namespace ?? '';
+      const token = groupOf(chart) ?? chart;
+      const byToken = byNamespace.get(namespace) ?? new Map<unknown, Map<Chart, (IConstruct & Selecting)[]>>();
+      const byChart = byToken.get(token) ?? new Map<Chart, (IConstruct & Selecting)[]>();
+      const agents = byChart.get(chart) ?? [];
+      agents.push(c);
+      byChart.set(chart, agents);
+      byToken.set(token, byChart);
+      byNamespace.set(namespace, byToken);
     }
   }
   const errors: string[] = [];
-  for (const [namespace, agents] of byNamespace) {
-    agents.forEach((a, i) => agents.slice(i + 1).forEach((b) => {
-      const ca = Chart.of(a);
-      const cb = Chart.of(b);
-      // Variants of one group are alternatives, never applied together.
-      if (ca !== cb && groupOf(ca) !== undefined && groupOf(ca) === groupOf(cb)) return;
-      for (const [x, y] of [[a, b], [b, a]]) {
-        if (selects(x.selectorLabels, y.labels)) {
-          errors.push(`${x.node.path}'s selector ${JSON.stringify(x.selectorLabels)} selects the pods of ${y.node.path} too${namespace ? ` (namespace "${namespace}")` : ''}: each DaemonSet controller would take the other's pods; give one a selector label the other's pods do not carry (adopt.selector)`);
-          return;
-        }
+  const pair = (a: IConstruct & Selecting, b: IConstruct & Selecting, namespace: string) => {
+    for (const [x, y] of [[a, b], [b, a]]) {
+      if (selects(x.selectorLabels, y.labels)) {
+        errors.push(`${x.node.path}'s selector ${JSON.stringify(x.selectorLabels)} selects the pods of ${y.node.path} too${namespace ? ` (namespace "${namespace}")` : ''}: each DaemonSet controller would take the other's pods; give one a selector label the other's pods do not carry (adopt.selector)`);
+        return;
       }
-    }));
+    }
+  };
+  for (const [namespace, byToken] of byNamespace) {
+    const tokens = [...byToken.values()];
+    tokens.forEach((byChart, t) => {
+      // Within one chart, every pair.
+      for (const agents of byChart.values()) {
+        agents.forEach((a, i) => agents.slice(i + 1).forEach((b) => pair(a, b, namespace)));
+      }
+      // Across tokens (charts not of one variant group), every pair.
+      const mine = [...byChart.values()].flat();
+      for (const other of tokens.slice(t + 1)) {
+        const theirs = [...other.values()].flat();
+        mine.forEach((a) => theirs.forEach((b) => pair(a, b, namespace)));
+      }
+    });
   }
   return errors;
 }
