@@ -1,6 +1,9 @@
 /**
- * Manifest checks for any YAML, this project's or a consumer's, as a v1.28
- * API server and `kubectl apply` judge it: the strict Kubernetes 1.28 schema,
+ * Manifest checks for any YAML, this project's or a consumer's, as an API
+ * server of the Kubernetes version judged by (1.28, or 1.31 to 1.36: the
+ * `kubernetesVersion` option, else the input's
+ * `node-reporter.dev/kubernetes-version` annotation, else 1.28) and
+ * `kubectl apply` judge it: the strict schema of that version and the APIs it serves,
  * the API server's field validation (per API group, as upstream keeps it),
  * Pod Security at each namespace's level (restricted where the input does not
  * say), custom resources by the CRDs of the input, workload, DaemonSet and
