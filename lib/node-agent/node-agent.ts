@@ -9,7 +9,6 @@ import { RULES, Severity, WAIVER_PREFIX } from '../checks/rules';
 import { KubernetesVersion } from '../checks/versions';
 import { DEFAULT_RUN_AS_ID } from '../defaults';
 import { checkApplySize } from '../k8s/apply';
-import { canonicalResourceQuantity } from '../k8s/quantity';
 import { defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { KubernetesTarget, kubernetesTarget, targetAnnotations } from '../kubernetes-target';
 import { watchNameClashes } from '../name-clashes';
@@ -27,6 +26,7 @@ import { podSecurityProblems, RenderedPodSecurity, renderedPodSecurity } from '.
 import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, configMapNameOf, declaredVolumes, imageTag, mainContainerOf, mountPathProblems, NodeAgentProps, propsProblems, recommendedLabels, runAsGroupOf } from './props';
 import { createRbac, rbacNames } from './rbac';
 import { waiveDangerousGrants } from './rbac-reasons';
+import { canonicalResources, nonEmpty, propOf, withoutZeroDelays } from './rendering';
 import { dedupe, mergeAffinity } from './scheduling';
 import { createServices } from './services';
 import { RecursiveReadOnly, targetPropsProblems, withTargetForms, writesAppArmorField } from './target';
@@ -485,34 +485,4 @@ export class NodeAgent extends Construct {
       },
     };
   }
-}
-
-/** Where in the props a manifest path of the DaemonSet comes from, for the checks' findings. */
-function propOf(path: string, kind: unknown): string {
-  const container = /^spec\.template\.spec\.(containers|initContainers)\[(\d+)\]/.exec(path);
-  if (container) {
-    return `'${container[1]}[${container[2]}]'`;
-  }
-  const field = /^spec\.template\.spec\.([A-Za-z]+)/.exec(path);
-  return field ? `'${field[1]}'` : `The ${String(kind)}`;
-}
-
-/**
- * The container's probes without `initialDelaySeconds: 0`: the API's
- * default, which it does not store, so that a re-apply reports no change.
- */
-function withoutZeroDelays(c: kplus.k8s.Container): Partial<kplus.k8s.Container> {
-  const strip = (p: kplus.k8s.Probe | undefined) => (p?.initialDelaySeconds === 0 ? { ...p, initialDelaySeconds: undefined } : p);
-  return { livenessProbe: strip(c.livenessProbe), readinessProbe: strip(c.readinessProbe), startupProbe: strip(c.startupProbe) };
-}
-
-/** Requests and limits in the form the API server stores them (`2048Mi` is `2Gi`), so that a re-apply reports no change. */
-function canonicalResources(resources: kplus.k8s.ResourceRequirements | undefined): kplus.k8s.ResourceRequirements | undefined {
-  const canonical = (amounts: Record<string, kplus.k8s.Quantity> | undefined) => (amounts === undefined ? undefined
-    : Object.fromEntries(Object.entries(amounts).map(([k, q]) => [k, kplus.k8s.Quantity.fromString(canonicalResourceQuantity(String(q.value)))])));
-  return resources && { ...resources, limits: canonical(resources.limits), requests: canonical(resources.requests) };
-}
-
-function nonEmpty<T>(items: T[]): T[] | undefined {
-  return items.length > 0 ? items : undefined;
 }

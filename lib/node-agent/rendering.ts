@@ -1,0 +1,39 @@
+/**
+ * @internal
+ * How the agent writes its containers so that the API server stores them as
+ * written (a re-apply reports no change), and where a finding of the checks
+ * comes from in the props.
+ */
+import * as kplus from 'cdk8s-plus-28';
+import { canonicalResourceQuantity } from '../k8s/quantity';
+
+/** Where in the props a manifest path of the DaemonSet comes from, for the checks' findings. */
+export function propOf(path: string, kind: unknown): string {
+  const container = /^spec\.template\.spec\.(containers|initContainers)\[(\d+)\]/.exec(path);
+  if (container) {
+    return `'${container[1]}[${container[2]}]'`;
+  }
+  const field = /^spec\.template\.spec\.([A-Za-z]+)/.exec(path);
+  return field ? `'${field[1]}'` : `The ${String(kind)}`;
+}
+
+/**
+ * The container's probes without `initialDelaySeconds: 0`: the API's
+ * default, which it does not store, so that a re-apply reports no change.
+ */
+export function withoutZeroDelays(c: kplus.k8s.Container): Partial<kplus.k8s.Container> {
+  const strip = (p: kplus.k8s.Probe | undefined) => (p?.initialDelaySeconds === 0 ? { ...p, initialDelaySeconds: undefined } : p);
+  return { livenessProbe: strip(c.livenessProbe), readinessProbe: strip(c.readinessProbe), startupProbe: strip(c.startupProbe) };
+}
+
+/** Requests and limits in the form the API server stores them (`2048Mi` is `2Gi`), so that a re-apply reports no change. */
+export function canonicalResources(resources: kplus.k8s.ResourceRequirements | undefined): kplus.k8s.ResourceRequirements | undefined {
+  const canonical = (amounts: Record<string, kplus.k8s.Quantity> | undefined) => (amounts === undefined ? undefined
+    : Object.fromEntries(Object.entries(amounts).map(([k, q]) => [k, kplus.k8s.Quantity.fromString(canonicalResourceQuantity(String(q.value)))])));
+  return resources && { ...resources, limits: canonical(resources.limits), requests: canonical(resources.requests) };
+}
+
+/** The items, or undefined when there are none (an empty list is not written). */
+export function nonEmpty<T>(items: T[]): T[] | undefined {
+  return items.length > 0 ? items : undefined;
+}
