@@ -34,7 +34,7 @@ describe('API reference (docs/api)', () => {
     const fresh = filesUnder(out);
     fs.rmSync(out, { recursive: true, force: true });
     expect(filesUnder(path.join(root, 'docs', 'api'))).toEqual(fresh);
-    expect(Object.keys(fresh).sort()).toEqual(['README.md', 'node-reporter.md', 'node-reporter/checks.md', 'node-reporter/eligibility.md']);
+    expect(Object.keys(fresh).sort()).toEqual(['README.md', 'node-reporter.md', 'node-reporter/checks.md', 'node-reporter/diff.md', 'node-reporter/eligibility.md']);
   }, 60_000);
 
   test('documents every construct, prop and default of the public API', () => {

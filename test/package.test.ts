@@ -156,15 +156,15 @@ describe('the npm package', () => {
     expect(changelog).toContain(`## [${pkg.version}] - `);
   });
 
-  test('exports the library, checks and eligibility to require(), and nothing else', () => {
+  test('exports the library, checks, eligibility and diff to require(), and nothing else', () => {
     const script = [
-      "const lib = require('node-reporter'); const checks = require('node-reporter/checks'); const eligibility = require('node-reporter/eligibility');",
+      "const lib = require('node-reporter'); const checks = require('node-reporter/checks'); const eligibility = require('node-reporter/eligibility'); const diff = require('node-reporter/diff');",
       "const version = require('node-reporter/package.json').version;",
       "let deep; try { require('node-reporter/build/lib/k8s'); deep = 'resolved'; } catch (e) { deep = e.code; }",
-      'console.log(JSON.stringify({ lib: typeof lib.NodeAgent, checks: typeof checks.checkYaml, eligibility: typeof eligibility.evaluateNodes, version, deep }));',
+      'console.log(JSON.stringify({ lib: typeof lib.NodeAgent, checks: typeof checks.checkYaml, eligibility: typeof eligibility.evaluateNodes, diff: typeof diff.diffManifests, version, deep }));',
     ].join('\n');
     const out = JSON.parse(run(process.execPath, ['-e', script], app));
-    expect(out).toEqual({ lib: 'function', checks: 'function', eligibility: 'function', version: JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf-8')).version, deep: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
+    expect(out).toEqual({ lib: 'function', checks: 'function', eligibility: 'function', diff: 'function', version: JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf-8')).version, deep: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
   });
 
   test('runs the README\'s commands for users as written, in a cdk8s app with the quick start', () => {

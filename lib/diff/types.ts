@@ -6,6 +6,14 @@ export type ImpactKind = 'rollout' | 'immutable' | 'rbac-widened' | 'rbac-narrow
 /** Every impact kind, in the order reports list them. */
 export const IMPACT_KINDS: readonly ImpactKind[] = ['immutable', 'rbac-widened', 'pod-security', 'prune', 'eligibility', 'rollout', 'image', 'resources', 'rbac-narrowed'];
 
+/** A DaemonSet's DESIRED before and after a change, over a node list. */
+export interface DesiredChange {
+  /** DESIRED before (0 for a new DaemonSet). */
+  readonly before: number;
+  /** DESIRED after. */
+  readonly after: number;
+}
+
 /** One impact of a change, with a one-line reason. */
 export interface Impact {
   /** What kind of impact. */
@@ -31,7 +39,7 @@ export interface Impact {
   /** Eligibility over --nodes: nodes lost. */
   readonly lost?: readonly string[];
   /** DESIRED before and after, over --nodes. */
-  readonly desired?: { readonly before: number; readonly after: number };
+  readonly desired?: DesiredChange;
   /** Rollout: the update strategy. */
   readonly strategy?: string;
   /** Rollout over --nodes: how many pods restart and in how many rounds. */
