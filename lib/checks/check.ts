@@ -179,12 +179,16 @@ function customResourceProblems(obj: KubeObject, crds: CrdIndex): { shape: Probl
     return { shape: [{ rule: RULES.crdNotInInput, path: 'apiVersion', message: `not checked: its CustomResourceDefinition (kind ${show(obj.kind)} of ${show(groupOf(obj.apiVersion))}) is not in the input` }], rest: [] };
   }
   const crd = crds.get(groupOf(obj.apiVersion), obj.kind)!;
+  const together: Problem = {
+    rule: RULES.crdAppliedWithResource, path: 'apiVersion',
+    message: `its CustomResourceDefinition ${crd.name} is in the same input: one kubectl apply -f of both fails ("no matches for kind ${show(obj.kind)} ... ensure CRDs are installed first"), as kubectl maps this object before the CRD exists; apply the CRD first and kubectl wait --for condition=established crd/${crd.name}`,
+  };
   const scoped = crd.scope === 'Cluster' && obj.metadata?.namespace !== undefined
     ? [{ rule: RULES.clusterScopedNamespace, path: 'metadata.namespace', message: `${obj.kind} is cluster-scoped (CustomResourceDefinition ${crd.name}) but sets namespace ${show(obj.metadata.namespace)}; the API server ignores it` }]
     : [];
   const meta: Problem[] = [];
   checkMeta((rule, path, message) => meta.push({ rule, path, message }), obj, true);
-  return { shape: [...found, ...scoped, ...checkMetadata(obj)], rest: meta };
+  return { shape: [...found, ...scoped, ...checkMetadata(obj)], rest: [...meta, together] };
 }
 
 /** A Pod Security problem, with the severity and note its namespace gives it. */

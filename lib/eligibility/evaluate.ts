@@ -12,7 +12,7 @@
  * This module knows Kubernetes objects, not cdk8s: it takes plain node
  * objects (as `kubectl get nodes -o json` prints them) and plain pod fields.
  */
-import { Affinity, affinityMatches, Taint, tolerates,Toleration } from '../k8s/scheduling';
+import { Affinity, affinityMatches, Taint, termParseProblem, tolerates, Toleration } from '../k8s/scheduling';
 import { printable } from './printable';
 
 export { requirementMatches, selectorMatches, tolerates } from '../k8s/scheduling';
@@ -126,7 +126,10 @@ export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
 
   const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (terms !== undefined && !affinityMatches(terms, name, labels)) {
-    reasons.push('required node affinity does not match');
+    // A term the controller cannot parse matches no node: say which, as nothing else would.
+    const unparsable = terms.map((t, i) => [i, termParseProblem(t)] as const).filter(([, p]) => p !== undefined);
+    reasons.push(unparsable.length === 0 ? 'required node affinity does not match'
+      : `required node affinity does not match (${unparsable.map(([i, p]) => `term ${i} matches no node: ${printable(p!)}`).join('; ')})`);
   }
 
   const tolerations = [...(pod.tolerations ?? []), ...DAEMONSET_TOLERATIONS, ...(pod.hostNetwork ? [HOST_NETWORK_TOLERATION] : [])];

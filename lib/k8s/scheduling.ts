@@ -143,15 +143,36 @@ function labelOf(labels: Readonly<Record<string, string>>, key: string): string 
 }
 
 /**
+ * Why a node selector term cannot be parsed, or undefined: the DaemonSet
+ * controller and the scheduler read each term with
+ * nodeSelectorRequirementsAsSelector (component-helpers nodeaffinity,
+ * NewLazyErrorNodeSelector), whose labels.NewRequirement refuses an In or
+ * NotIn value that is not a label value; such a term matches no node, while
+ * the API server accepts it (ValidateNodeSelectorRequirement does not check
+ * the values).
+ */
+export function termParseProblem(term: NodeSelectorTerm): string | undefined {
+  for (const [i, r] of (term.matchExpressions ?? []).entries()) {
+    if (r.operator !== 'In' && r.operator !== 'NotIn') continue;
+    for (const [j, v] of (r.values ?? []).entries()) {
+      const bad = checkLabelValue(`matchExpressions[${i}].values[${j}]`, v);
+      if (bad) return bad;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Whether a node matches required node affinity: any of the terms; a term
  * when all its expressions (labels) and fields (`metadata.name`) match; a term
- * with neither matches nothing (component-helpers nodeaffinity).
+ * with neither, or one that cannot be parsed (termParseProblem), matches
+ * nothing (component-helpers nodeaffinity).
  */
 export function affinityMatches(terms: readonly NodeSelectorTerm[], name: string, labels: Readonly<Record<string, string>>): boolean {
   return terms.some((term) => {
     const expressions = term.matchExpressions ?? [];
     const fields = term.matchFields ?? [];
-    if (expressions.length === 0 && fields.length === 0) {
+    if ((expressions.length === 0 && fields.length === 0) || termParseProblem(term) !== undefined) {
       return false;
     }
     return expressions.every((r) => requirementMatches(r, labelOf(labels, r.key)))

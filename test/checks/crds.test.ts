@@ -2,7 +2,7 @@
  * Custom resources judged by the CustomResourceDefinition of the input
  * (lib/checks/crds.ts); without it, a warning that they are not judged.
  */
-import { checkObjects, Finding, isBlocking, KubeObject } from '../../lib/checks';
+import { checkObjects, checkYaml, Finding, isBlocking, KubeObject } from '../../lib/checks';
 
 const crd = (schema: KubeObject, extra: KubeObject = {}): KubeObject => ({
   apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
@@ -10,7 +10,8 @@ const crd = (schema: KubeObject, extra: KubeObject = {}): KubeObject => ({
 });
 const spec = (properties: KubeObject, required: string[] = []) => ({ type: 'object', properties: { spec: { type: 'object', properties, required } } });
 const widget = (body: KubeObject, apiVersion = 'example.com/v1'): KubeObject => ({ apiVersion, kind: 'Widget', metadata: { name: 'w' }, spec: body });
-const found = (findings: Finding[]) => findings.map((f) => `${f.rule.id} ${f.path}: ${f.message}`);
+/** The findings but the warning that a CRD and its resource are applied together (tested at the end). */
+const found = (findings: Finding[]) => findings.filter((f) => f.rule.id !== 'crd-applied-with-resource').map((f) => `${f.rule.id} ${f.path}: ${f.message}`);
 
 describe('custom resources and their CRDs', () => {
   test('without its CRD in the input, a custom resource is a warning, not checked', () => {
@@ -57,5 +58,28 @@ describe('custom resources and their CRDs', () => {
     const bad = crd({ type: 'string' });
     bad.metadata.name = 'widget.example.com';
     expect(found(checkObjects([bad])).map((f) => f.split(':')[0])).toEqual(['api-crd metadata.name', 'api-crd spec.versions[0].schema.openAPIV3Schema.type']);
+  });
+});
+
+describe('a CustomResourceDefinition and its custom resource in one input (issue 25, defect 10)', () => {
+  // A v1.32 server, on `kubectl apply -f` of such a file: the CRD was created, then
+  // 'resource mapping not found for name: "w" ... no matches for kind "Widget" in version "h5.example.com/v1"
+  // ensure CRDs are installed first', exit 1; the second apply succeeded.
+  const crdYaml = 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.h5.example.com\nspec:\n  group: h5.example.com\n  scope: Namespaced\n  names: {plural: widgets, singular: widget, kind: Widget, listKind: WidgetList}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {type: object, properties: {spec: {type: object, x-kubernetes-preserve-unknown-fields: true}}}\n';
+  const crYaml = 'apiVersion: h5.example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 1\n';
+
+  test('warns on the resource, with the recipe: apply the CRD first and wait until it is established', () => {
+    // WHEN
+    const findings = checkYaml(`${crdYaml}---\n${crYaml}`);
+
+    // THEN
+    expect(findings.map((f) => [f.rule.id, f.severity, f.object, f.message])).toEqual([[
+      'crd-applied-with-resource', 'warning', 'Widget/w',
+      'its CustomResourceDefinition widgets.h5.example.com is in the same input: one kubectl apply -f of both fails ("no matches for kind "Widget" ... ensure CRDs are installed first"), as kubectl maps this object before the CRD exists; apply the CRD first and kubectl wait --for condition=established crd/widgets.h5.example.com',
+    ]]);
+  });
+
+  test('says nothing about the CRD alone', () => {
+    expect(checkYaml(crdYaml)).toEqual([]);
   });
 });

@@ -69,3 +69,19 @@ describe('what the v1.32 API server refused, the checks refuse with its words', 
     expect(blocking.filter(isBlocking).map((f) => `${f.path}: ${f.message}`)).toContainEqual(expect.stringMatching(new RegExp(`${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: (Invalid value: [^:]+: )?${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)));
   });
 });
+
+describe('a node-affinity term the DaemonSet controller cannot parse (issue 25, defect 6)', () => {
+  test('is a warning: the v1.32 server accepted it, and its controller placed no pod (DESIRED 0)', () => {
+    // GIVEN the corpus case the server accepted
+    const c = SERVER_REFUSALS.find((x) => x.id === 'node-affinity-value-not-a-label-value')!;
+
+    // WHEN
+    const { verdict, warnings } = checksVerdict(c, corpusYaml(c), `${c.id}.yaml`, '1.32');
+
+    // THEN accepted, with a warning that names the term and the value
+    expect(verdict).toBe('accepted');
+    expect(warnings.filter((f) => f.rule.id === 'unparsable-affinity-term').map((f) => `${f.path}: ${f.message}`)).toEqual([
+      expect.stringMatching(/^spec\.template\.spec\.affinity\.nodeAffinity\.requiredDuringSchedulingIgnoredDuringExecution\.nodeSelectorTerms\[0\]: .*"gpu nodes".*cannot parse this term, so it matches no node and no pod is placed$/),
+    ]);
+  });
+});

@@ -176,3 +176,30 @@ describe('as the DaemonSet controller decides (issue 18, wrong answers)', () => 
     ]);
   });
 });
+
+describe('a node-affinity term the DaemonSet controller cannot parse (issue 25, defect 6)', () => {
+  // A v1.32 server accepted each of these DaemonSets; on its one node (labels kubernetes.io/os=linux, no pool label)
+  // the controller answered DESIRED 0 for the In and NotIn terms with 'gpu nodes', and 1 with a second, parsable term.
+  const node: KubeNode = { metadata: { name: 'labex', labels: { 'kubernetes.io/os': 'linux' } } };
+  const terms = (...t: object[]): PodScheduling => ({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: t } } } } as PodScheduling);
+  const bad = (operator: string) => ({ matchExpressions: [{ key: 'pool', operator, values: ['gpu nodes'] }] });
+
+  test.each([
+    ['In with a value that is no label value (DESIRED 0)', terms(bad('In')), 0],
+    ['NotIn with a value that is no label value (DESIRED 0)', terms(bad('NotIn')), 0],
+    ['that value beside a parsable expression in the same term (DESIRED 0)', terms({ matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }, { key: 'pool', operator: 'NotIn', values: ['a/b'] }] }), 0],
+    ['such a term beside a parsable term that matches (DESIRED 1)', terms(bad('NotIn'), { matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }] }), 1],
+    ['NotIn with a label value (DESIRED 1)', terms({ matchExpressions: [{ key: 'pool', operator: 'NotIn', values: ['gpu'] }] }), 1],
+  ])('%s: eligible counts what the controller counted', (_, pod, desired) => {
+    // WHEN
+    const report = evaluateNodes([node], pod);
+
+    // THEN
+    expect(report.desired).toBe(desired);
+  });
+
+  test('says which term matches no node and why', () => {
+    const [verdict] = evaluateNodes([node], terms(bad('NotIn'))).nodes;
+    expect(verdict.reasons).toEqual([expect.stringMatching(/^required node affinity does not match \(term 0 matches no node: .*matchExpressions\[0\]\.values\[0\].* "gpu nodes"/)]);
+  });
+});

@@ -4,6 +4,7 @@
  * pod template.
  */
 import { compareQuantities, parseQuantity } from '../../k8s/quantity';
+import { NodeSelectorTerm, termParseProblem } from '../../k8s/scheduling';
 import { checkDns1123Label, checkDns1123Subdomain, checkLabelValue, checkQualifiedName, portNameProblem } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
@@ -371,7 +372,12 @@ function checkAffinity(add: Add, path: string, affinity: unknown): void {
     if (list(required.nodeSelectorTerms).length === 0) {
       add(RULES.apiAffinity, join(at, 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'), 'Required value: must have at least one node selector term');
     }
-    list(required.nodeSelectorTerms).forEach((t, i) => checkNodeSelectorTerm(add, join(at, 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms', i), t));
+    list(required.nodeSelectorTerms).forEach((t, i) => {
+      const tat = join(at, 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms', i);
+      checkNodeSelectorTerm(add, tat, t);
+      const problem = termParseProblem(t as NodeSelectorTerm);
+      if (problem) add(RULES.unparsableAffinityTerm, tat, `${problem}: the DaemonSet controller and the scheduler cannot parse this term, so it matches no node${list(required.nodeSelectorTerms).length === 1 ? ' and no pod is placed' : ''}`);
+    });
   }
   list(affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution).forEach((p, i) => {
     const pat = join(at, 'preferredDuringSchedulingIgnoredDuringExecution', i);
