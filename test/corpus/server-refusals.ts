@@ -129,7 +129,7 @@ export const SERVER_REFUSALS: readonly CorpusCase[] = [
   // the DaemonSet controller cannot parse the term and places no pod (a warning of the checks, not a refusal).
   make('node-affinity-value-not-a-label-value', daemonSet, ok, (_, p) => {
     p.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['gpu nodes'] }] }] } } };
-  }),
+  }, { servers: { '1.35': no }, why: 'v1.35.6 refused it: "values[0]: Invalid value: \"gpu nodes\": a valid label must be an empty string or consist of alphanumeric characters" (kubernetes/kubernetes#128212, from 1.33)' }),
 ];
 
 const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\n';

@@ -9,7 +9,7 @@ import { checkDns1123Label, checkDns1123Subdomain, checkLabelValue, checkQualifi
 import { join, KubeObject, show } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
 import { Rule, RULES } from '../rules';
-import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../versions';
+import { atLeast, DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../versions';
 import { Add, checkLabels, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
 import { checkVolumeMounts, checkVolumes } from './core-volumes';
 import { envNameProblem, lifecycleHandlers, regularContainerRestartPolicy } from './versioned';
@@ -361,7 +361,7 @@ function checkPodAffinity(add: Add, path: string, affinity: unknown): void {
   });
 }
 
-function checkAffinity(add: Add, path: string, affinity: unknown): void {
+function checkAffinity(add: Add, path: string, affinity: unknown, version: KubernetesVersion): void {
   if (!isObject(affinity)) return;
   checkPodAffinity(add, join(path, 'affinity', 'podAffinity'), affinity.podAffinity);
   checkPodAffinity(add, join(path, 'affinity', 'podAntiAffinity'), affinity.podAntiAffinity);
@@ -376,7 +376,9 @@ function checkAffinity(add: Add, path: string, affinity: unknown): void {
       const tat = join(at, 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms', i);
       checkNodeSelectorTerm(add, tat, t);
       const problem = termParseProblem(t as NodeSelectorTerm);
-      if (problem) add(RULES.unparsableAffinityTerm, tat, `${problem}: the DaemonSet controller and the scheduler cannot parse this term, so it matches no node${list(required.nodeSelectorTerms).length === 1 ? ' and no pod is placed' : ''}`);
+      // From 1.33 the server refuses such a value on create (kubernetes/kubernetes#128212: ValidateNodeSelectorRequirement checks label values).
+      if (problem && atLeast(version, '1.33')) add(RULES.apiAffinity, tat, `${problem} (from 1.33 the API server validates In and NotIn values as label values)`);
+      else if (problem) add(RULES.unparsableAffinityTerm, tat, `${problem}: the DaemonSet controller and the scheduler cannot parse this term, so it matches no node${list(required.nodeSelectorTerms).length === 1 ? ' and no pod is placed' : ''}`);
     });
   }
   list(affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution).forEach((p, i) => {
@@ -540,7 +542,7 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
     checkWindows(add, pod);
   }
   checkTolerations(add, at, spec.tolerations);
-  checkAffinity(add, at, spec.affinity);
+  checkAffinity(add, at, spec.affinity, version);
   checkTopologySpread(add, at, spec.topologySpreadConstraints);
   checkDns(add, pod);
   const volumes = checkVolumes(add, pod, claimTemplates);
