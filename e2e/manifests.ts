@@ -256,7 +256,11 @@ export function accessChecks(objects: K8sObject[], lookup: RoleLookup = () => un
     }
   }
   // A role in the file that reaches none of those accounts grants the agent nothing: a wrong subject or roleRef.
+  // One the file binds to a User or Group is for them (e.g. kubeadm's bootstrap tokens), not the agent.
   const reached = new Set([...grants.values()].flat().map((g) => g.roleId));
+  for (const b of objects.filter((o) => (o.kind === 'ClusterRoleBinding' || o.kind === 'RoleBinding') && (o.subjects ?? []).some((s: { kind?: string }) => s.kind === 'User' || s.kind === 'Group'))) {
+    reached.add(`${b.roleRef.kind} ${b.roleRef.kind === 'Role' ? `${b.metadata.namespace ?? 'default'}/` : ''}${b.roleRef.name}`);
+  }
   // ClusterRoles that aggregate into others (e.g. view) are for people, not the agent.
   const aggregated = (o: K8sObject) => Object.keys(o.metadata.labels ?? {}).some((k) => k.startsWith('rbac.authorization.k8s.io/aggregate-to-'));
   for (const r of objects.filter((o) => (o.kind === 'ClusterRole' || o.kind === 'Role') && !aggregated(o))) {

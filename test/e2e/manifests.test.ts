@@ -184,6 +184,15 @@ describe('accessChecks', () => {
     expect(() => accessChecks(objects)).toThrow('ClusterRole agent is bound to none of the service accounts the manifest holds or runs as (agents:agent)');
   });
 
+  test('a role the manifest binds to a User or Group (kubeadm\'s bootstrap tokens) needs no binding to the agent: it is for them', () => {
+    // GIVEN a role bound only to a group, beside the agent's own
+    const forGroup = { ...binding('ClusterRoleBinding', 'ClusterRole', 'bootstrap'), subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:bootstrappers' }] };
+    const objects = [daemonSet(), clusterRole([{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]), binding('ClusterRoleBinding', 'ClusterRole'), clusterRole([{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }], 'bootstrap'), forGroup];
+
+    // THEN the agent's role is asked, and the group's is no error
+    expect(lines(objects)).toEqual([`yes get pods ${AS} --all-namespaces`, `no list pods ${AS} --all-namespaces`]);
+  });
+
   test('a ClusterRole that aggregates into another (for people) needs no binding to the agent', () => {
     const forViewers = { ...clusterRole([{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get'] }], 'widgets-view'), metadata: { name: 'widgets-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } } };
     expect(lines([daemonSet(), forViewers])).toEqual([]);
