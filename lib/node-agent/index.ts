@@ -10,6 +10,7 @@ export * from './custom-resources';
 export * from './downward-api';
 export * from './env-from';
 export * from './grants';
+export * from './metadata';
 export * from './metrics';
 export * from './node-agent';
 export * from './pod-security';

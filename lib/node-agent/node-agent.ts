@@ -21,9 +21,11 @@ import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, ConfigChange, configChecksum
 import { AgentContainer, ContainerDefaults, containerProblems, kplusContainerProps, renderSecurityContext } from './containers';
 import { createCrds } from './custom-resources';
 import { createExtraServiceAccounts, createGrants } from './grants';
+import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, imageTag, recommendedLabels } from './metadata';
 import { createMetrics } from './metrics';
 import { podSecurityProblems, RenderedPodSecurity, renderedPodSecurity } from './pod-security';
-import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, configMapNameOf, declaredVolumes, imageTag, mainContainerOf, mountPathProblems, NodeAgentProps, propsProblems, recommendedLabels, runAsGroupOf } from './props';
+import { NodeAgentProps } from './props';
+import { configMapNameOf, declaredVolumes, mainContainerOf, mountPathProblems, propsProblems, runAsGroupOf } from './props-problems';
 import { createRbac, rbacNames } from './rbac';
 import { waiveDangerousGrants } from './rbac-reasons';
 import { canonicalResources, nonEmpty, propOf, withoutZeroDelays } from './rendering';
