@@ -12,6 +12,7 @@ import { NodeExporterChart } from './node-exporter';
 import { NodeInventoryChart } from './node-inventory';
 import { NodeProblemDetectorChart } from './node-problem-detector';
 import { NvidiaDevicePluginChart } from './nvidia-device-plugin';
+import { OpenTelemetryCollectorChart } from './opentelemetry-collector';
 import { PromtailChart } from './promtail';
 
 /** Each example agent's chart, by its name. */
@@ -26,5 +27,6 @@ export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
   'node-inventory': (scope, id) => new NodeInventoryChart(scope, id),
   'node-problem-detector': (scope, id) => new NodeProblemDetectorChart(scope, id),
   'nvidia-device-plugin': (scope, id) => new NvidiaDevicePluginChart(scope, id),
+  'opentelemetry-collector': (scope, id) => new OpenTelemetryCollectorChart(scope, id),
   'promtail': (scope, id) => new PromtailChart(scope, id),
 };
