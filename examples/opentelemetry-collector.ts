@@ -10,8 +10,8 @@
 // presets.logsCollection.storeCheckpoints=true`), built with props alone.
 // Where it differs from the chart, the library's defaults improve on it, and a
 // comment says so.
-import * as kplus from 'cdk8s-plus-28';
 import { Chart } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { AgentVolume, DownwardApi, NodeAgent, NodePolicy, PodSecurityLevel, PodSecurityNamespace } from 'node-reporter';
 
