@@ -14,6 +14,7 @@ import { NodeProblemDetectorChart } from './node-problem-detector';
 import { NvidiaDevicePluginChart } from './nvidia-device-plugin';
 import { OpenTelemetryCollectorChart } from './opentelemetry-collector';
 import { PromtailChart } from './promtail';
+import { VectorChart } from './vector';
 
 /** Each example agent's chart, by its name. */
 export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
@@ -29,4 +30,5 @@ export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
   'nvidia-device-plugin': (scope, id) => new NvidiaDevicePluginChart(scope, id),
   'opentelemetry-collector': (scope, id) => new OpenTelemetryCollectorChart(scope, id),
   'promtail': (scope, id) => new PromtailChart(scope, id),
+  'vector': (scope, id) => new VectorChart(scope, id),
 };
