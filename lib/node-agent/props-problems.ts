@@ -212,7 +212,7 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
     problems.push(...serviceAccountProblems(props.serviceAccount, isRecord(props.adopt) ? props.adopt.serviceAccountName : undefined, namespace));
   }
   if (props.serviceAccounts !== undefined) {
-    const own = props.serviceAccount !== undefined ? (isRecord(props.adopt) && typeof props.adopt.serviceAccountName === 'string' ? props.adopt.serviceAccountName : ownName(String(props.name))) : props.serviceAccountName;
+    const own = props.serviceAccount !== undefined ? (isRecord(props.adopt) && typeof props.adopt.serviceAccountName === 'string' ? props.adopt.serviceAccountName : ownName(typeof props.name === 'string' ? props.name : '')) : props.serviceAccountName;
     problems.push(...extraServiceAccountsProblems(props.serviceAccounts, own, namespace));
   }
   if (props.grants !== undefined) {
@@ -254,7 +254,7 @@ function volumesOrNone(props: NodeAgentProps): AgentVolume[] {
   return [
     ...(Array.isArray(props.hostPaths) ? props.hostPaths.filter(isRecord).map((m) => AgentVolume.hostPath(m.name, m.hostPath, { type: m.type })) : []),
     ...(Array.isArray(props.volumes) ? props.volumes.filter((v): v is AgentVolume => v instanceof AgentVolume) : []),
-    ...(isRecord(props.config) ? [AgentVolume.configMap(CONFIG_VOLUME, ownName(String(props.name)))] : []),
+    ...(isRecord(props.config) ? [AgentVolume.configMap(CONFIG_VOLUME, ownName(typeof props.name === 'string' ? props.name : ''))] : []),
   ];
 }
 

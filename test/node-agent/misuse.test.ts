@@ -100,3 +100,19 @@ describe('name clashes across the app', () => {
     expect(() => app.synth()).toThrow(/ConfigMap "settings" in namespace "x" is defined by both plain\/A\/Resource and plain\/B\/Resource/);
   });
 });
+
+describe('a name that is no string', () => {
+  // Found by the long fuzz run (FUZZ_RUNS=5000): String([Symbol()]) threw a TypeError from the prop checks.
+  test.each([
+    ['with a config', { config: { data: { 'a.yaml': 'x: 1' } } }],
+    ['with a ServiceAccount', { serviceAccount: {} }],
+  ])('an array holding a Symbol as the name %s is one error naming the prop, not a TypeError', (_, props) => {
+    // GIVEN
+    const chart = new Chart(Testing.app(), 'm', { namespace: 'm' });
+    // WHEN
+    const make = () => agentIn(chart, { name: [Symbol('agent')] as never, ...props } as Partial<NodeAgentProps>);
+    // THEN
+    expect(make).toThrow(/'name' must be/);
+    expect(make).not.toThrow(TypeError);
+  });
+});
