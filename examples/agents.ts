@@ -3,6 +3,7 @@
 import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { AwsEbsCsiNodeChart } from './aws-ebs-csi-node';
+import { CalicoNodeChart } from './calico-node';
 import { CiliumChart } from './cilium';
 import { FalcoChart } from './falco';
 import { FluentBitChart } from './fluent-bit';
@@ -19,6 +20,7 @@ import { VectorChart } from './vector';
 /** Each example agent's chart, by its name. */
 export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
   'aws-ebs-csi-node': (scope, id) => new AwsEbsCsiNodeChart(scope, id),
+  'calico-node': (scope, id) => new CalicoNodeChart(scope, id),
   'cilium': (scope, id) => new CiliumChart(scope, id),
   'falco': (scope, id) => new FalcoChart(scope, id),
   'fluent-bit': (scope, id) => new FluentBitChart(scope, id),
