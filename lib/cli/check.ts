@@ -4,7 +4,7 @@ import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSION_ANNOTATION, KUBERNETES_V
 import { NodeListError, printable, printableJson, printableLines } from '../eligibility';
 import { COMMON_OPTIONS, commonUsage, failOnWarnings, Format, formatOf, parse, UsageError } from './args';
 import { Io, readTexts } from './io';
-import { version, versionText } from './version';
+import { answerHelpOrVersion, version } from './version';
 
 const FORMATS: readonly Format[] = ['text', 'json', 'markdown', 'sarif'];
 
@@ -49,14 +49,8 @@ export function check(args: string[], io: Io): number {
     strict: true,
     allowPositionals: true,
   });
-  if (values.help) {
-    io.out(`${CHECK_USAGE}\n`);
-    return 0;
-  }
-  if (values.version) {
-    io.out(versionText());
-    return 0;
-  }
+  const answered = answerHelpOrVersion(values, CHECK_USAGE, io);
+  if (answered !== undefined) return answered;
   const format = formatOf('check', values.format, FORMATS);
   const level = values['pod-security'];
   if (!LEVELS.includes(level)) {

@@ -4,7 +4,7 @@ import { diffManifests, formatDiffJson, formatDiffMarkdown, formatDiffText, IMPA
 import { printable } from '../eligibility';
 import { COMMON_OPTIONS, commonUsage, failOnWarnings, Format, formatOf, parse, UsageError } from './args';
 import { Io, readNodes, readObjects } from './io';
-import { versionText } from './version';
+import { answerHelpOrVersion } from './version';
 
 const FORMATS: readonly Format[] = ['text', 'json', 'markdown'];
 
@@ -51,14 +51,8 @@ export function diff(args: string[], io: Io): number {
     strict: true,
     allowPositionals: true,
   });
-  if (values.help) {
-    io.out(`${DIFF_USAGE}\n`);
-    return 0;
-  }
-  if (values.version) {
-    io.out(versionText());
-    return 0;
-  }
+  const answered = answerHelpOrVersion(values, DIFF_USAGE, io);
+  if (answered !== undefined) return answered;
   const format = formatOf('diff', values.format, FORMATS);
   const failOn = (values['fail-on'] ?? []).flatMap((v) => v.split(',')).map((k) => k.trim()).filter((k) => k !== '');
   const unknown = failOn.find((k) => !(IMPACT_KINDS as readonly string[]).includes(k));

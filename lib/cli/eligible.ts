@@ -8,7 +8,7 @@ import { checkLabelValue, checkQualifiedName } from '../k8s/syntax';
 import { CONTROL_PLANE_TAINT_KEY } from '../node-toleration';
 import { COMMON_OPTIONS, commonUsage, failOnWarnings, Format, formatOf, parse, UsageError } from './args';
 import { Io, ManifestObject, readNodes, readObjects } from './io';
-import { versionText } from './version';
+import { answerHelpOrVersion } from './version';
 
 const FORMATS: readonly Format[] = ['text', 'json', 'markdown'];
 
@@ -119,14 +119,8 @@ export function eligible(args: string[], io: Io): number {
     strict: true,
     allowPositionals: false,
   });
-  if (values.help) {
-    io.out(`${ELIGIBLE_USAGE}\n`);
-    return 0;
-  }
-  if (values.version) {
-    io.out(versionText());
-    return 0;
-  }
+  const answered = answerHelpOrVersion(values, ELIGIBLE_USAGE, io);
+  if (answered !== undefined) return answered;
   // --json is what this command took before --format: kept, with a nudge.
   if (values.json) {
     if (values.format !== undefined && values.format !== 'json') {

@@ -43,3 +43,19 @@ export function versionCommand(args: string[], io: Io): number {
   io.out(format === 'json' ? `${JSON.stringify({ version: version(), kubernetesVersions: KUBERNETES_VERSIONS, defaultKubernetesVersion: DEFAULT_KUBERNETES_VERSION })}\n` : versionText());
   return 0;
 }
+
+/**
+ * What every command does first with `-h/--help` and `-v/--version`: prints
+ * its usage or the version and returns exit 0; undefined when neither is set.
+ */
+export function answerHelpOrVersion(values: { readonly help?: boolean; readonly version?: boolean }, usage: string, io: Io): number | undefined {
+  if (values.help) {
+    io.out(`${usage}\n`);
+    return 0;
+  }
+  if (values.version) {
+    io.out(versionText());
+    return 0;
+  }
+  return undefined;
+}
