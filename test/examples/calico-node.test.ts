@@ -2,6 +2,10 @@
  * examples/calico-node.ts against projectcalico/calico manifests/calico.yaml
  * (after v3.30): the calico-node DaemonSet and the objects it needs, which
  * it adopts by calico.yaml's names.
+ *
+ * A v1.35.6 API server accepted examples/dist/calico-node.k8s.yaml whole
+ * (`kubectl apply --dry-run=server --validate=strict`, its namespace made
+ * first): 10 objects created, none refused, no warning.
  */
 import { Manifest, only } from '../util';
 import { containerOf, daemonSetOf, mountsOf, objectsOf, rulesOf, volumesOf } from './upstream';

@@ -3,6 +3,10 @@
  * charts/vector 0.29.0 in the Agent role (`helm template vector ... -n vector
  * --set role=Agent`): the DaemonSet, its RBAC and its two Services, by the
  * chart's names.
+ *
+ * A v1.35.6 API server accepted examples/dist/vector.k8s.yaml whole
+ * (`kubectl apply --dry-run=server --validate=strict`, its namespace made
+ * first): 8 objects created, none refused, no warning.
  */
 import { Manifest, only } from '../util';
 import { containerOf, daemonSetOf, mountsOf, objectsOf, rulesOf, volumesOf } from './upstream';
