@@ -5,7 +5,7 @@
  *
  * A v1.35.6 API server accepted examples/dist/calico-node.k8s.yaml whole
  * (`kubectl apply --dry-run=server --validate=strict`, its namespace made
- * first): 10 objects created, none refused, no warning.
+ * first): 10 objects created, none refused.
  */
 import { Manifest, only } from '../util';
 import { containerOf, daemonSetOf, mountsOf, objectsOf, rulesOf, volumesOf } from './upstream';

@@ -7,7 +7,7 @@
  *
  * A v1.35.6 API server accepted examples/dist/opentelemetry-collector.k8s.yaml whole
  * (`kubectl apply --dry-run=server --validate=strict`, its namespace made
- * first): 7 objects created, none refused, no warning.
+ * first): 7 objects created, none refused.
  */
 import { Manifest, only } from '../util';
 import { containerOf, daemonSetOf, mountsOf, objectsOf, rulesOf, volumesOf } from './upstream';

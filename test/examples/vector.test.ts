@@ -6,7 +6,7 @@
  *
  * A v1.35.6 API server accepted examples/dist/vector.k8s.yaml whole
  * (`kubectl apply --dry-run=server --validate=strict`, its namespace made
- * first): 8 objects created, none refused, no warning.
+ * first): 8 objects created, none refused.
  */
 import { Manifest, only } from '../util';
 import { containerOf, daemonSetOf, mountsOf, objectsOf, rulesOf, volumesOf } from './upstream';
