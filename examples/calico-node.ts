@@ -1,6 +1,5 @@
 // calico-node as calico.yaml deploys it (projectcalico/calico
-// manifests/calico.yaml after v3.30, images `master` as in that file; a
-// release pins its tag): the DaemonSet, the ConfigMap calico-config, the
+// manifests/calico.yaml at v3.32.0; e2e/upstream/PROVENANCE.md): the DaemonSet, the ConfigMap calico-config, the
 // ServiceAccounts calico-node and calico-cni-plugin with their ClusterRoles,
 // and the calico-tier-getter ClusterRole bound to the User
 // system:kube-controller-manager, built with props alone and adopting the
@@ -14,7 +13,7 @@ import { Construct } from 'constructs';
 import { AgentEnvFrom, AgentVolume, DownwardApi, NodeAgent, NodePolicy, NodeToleration, PodSecurityLevel } from 'node-reporter';
 
 /** calico.yaml's images' tag. */
-export const CALICO_TAG = 'master';
+export const CALICO_TAG = 'v3.32.0';
 
 /** calico.yaml's CNI network config, which install-cni fills in and writes to each node. */
 export const CNI_NETWORK_CONFIG = `{
@@ -46,7 +45,8 @@ export const CNI_NETWORK_CONFIG = `{
   ]
 }`;
 
-const crd = 'crd.projectcalico.org';
+// calico.yaml grants each Calico resource in both groups: the v3 API (projectcalico.org) and its CRDs.
+const calicoGroups = ['projectcalico.org', 'crd.projectcalico.org'];
 const crud = ['get', 'list', 'create', 'update', 'delete'];
 
 /** calico-node in kube-system, adopting calico.yaml's objects. */
@@ -202,20 +202,20 @@ export class CalicoNodeChart extends Chart {
           { apiGroups: [''], resources: ['pods', 'namespaces', 'serviceaccounts'], verbs: ['list', 'watch'] },
           { apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] },
           {
-            apiGroups: [crd],
+            apiGroups: calicoGroups,
             resources: ['globalfelixconfigs', 'felixconfigurations', 'bgppeers', 'bgpfilters', 'globalbgpconfigs', 'bgpconfigurations', 'ippools', 'ipreservations',
               'ipamblocks', 'globalnetworkpolicies', 'stagedglobalnetworkpolicies', 'networkpolicies', 'stagednetworkpolicies', 'stagedkubernetesnetworkpolicies',
               'globalnetworksets', 'networksets', 'clusterinformations', 'hostendpoints', 'blockaffinities', 'caliconodestatuses', 'tiers'],
             verbs: ['get', 'list', 'watch'],
           },
-          { apiGroups: [crd], resources: ['tiers'], verbs: ['create'] },
-          { apiGroups: [crd], resources: ['ippools', 'felixconfigurations', 'bgpconfigurations', 'clusterinformations'], verbs: ['create', 'update'] },
-          { apiGroups: [crd], resources: ['caliconodestatuses'], verbs: ['update'] },
+          { apiGroups: calicoGroups, resources: ['tiers'], verbs: ['create'] },
+          { apiGroups: calicoGroups, resources: ['ippools', 'felixconfigurations', 'bgpconfigurations', 'clusterinformations'], verbs: ['create', 'update'] },
+          { apiGroups: calicoGroups, resources: ['caliconodestatuses'], verbs: ['update'] },
           { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
-          { apiGroups: [crd], resources: ['bgpconfigurations', 'bgppeers'], verbs: ['create', 'update'] },
-          { apiGroups: [crd], resources: ['blockaffinities', 'ipamblocks', 'ipamhandles'], verbs: crud },
-          { apiGroups: [crd], resources: ['ipamconfigs'], verbs: ['get', 'create'] },
-          { apiGroups: [crd], resources: ['blockaffinities'], verbs: ['watch'] },
+          { apiGroups: calicoGroups, resources: ['bgpconfigurations', 'bgppeers'], verbs: ['create', 'update'] },
+          { apiGroups: calicoGroups, resources: ['blockaffinities', 'ipamblocks', 'ipamhandles'], verbs: crud },
+          { apiGroups: calicoGroups, resources: ['ipamconfigs', 'ipamconfigurations'], verbs: ['get', 'create'] },
+          { apiGroups: calicoGroups, resources: ['blockaffinities'], verbs: ['watch'] },
           { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['get'] },
           { apiGroups: ['kubevirt.io'], resources: ['virtualmachineinstancemigrations'], verbs: ['get', 'list', 'watch'] },
         ],
@@ -228,7 +228,7 @@ export class CalicoNodeChart extends Chart {
         rules: [
           { apiGroups: [''], resources: ['pods', 'nodes', 'namespaces'], verbs: ['get'] },
           { apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] },
-          { apiGroups: [crd], resources: ['blockaffinities', 'ipamblocks', 'ipamhandles', 'clusterinformations', 'ippools', 'ipreservations', 'ipamconfigs'], verbs: crud },
+          { apiGroups: calicoGroups, resources: ['blockaffinities', 'ipamblocks', 'ipamhandles', 'clusterinformations', 'ippools', 'ipreservations', 'ipamconfigs', 'ipamconfigurations'], verbs: crud },
         ],
       }],
       // Lets the kube-controller-manager read Tiers for its garbage collector.

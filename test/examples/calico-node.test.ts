@@ -1,12 +1,14 @@
 /**
  * examples/calico-node.ts against projectcalico/calico manifests/calico.yaml
- * (after v3.30): the calico-node DaemonSet and the objects it needs, which
+ * at v3.32.0 (e2e/upstream/PROVENANCE.md): the calico-node DaemonSet and the objects it needs, which
  * it adopts by calico.yaml's names.
  *
  * A v1.35.6 API server accepted examples/dist/calico-node.k8s.yaml whole
  * (`kubectl apply --dry-run=server --validate=strict`, its namespace made
  * first): 10 objects created, none refused.
  */
+import * as path from 'node:path';
+import { readManifest } from '../../e2e/manifests';
 import { Manifest, only } from '../util';
 import { containerOf, daemonSetOf, mountsOf, objectsOf, rulesOf, volumesOf } from './upstream';
 
@@ -19,7 +21,22 @@ const node = containerOf(ds, 'calico-node');
 const keyOf = (o: Manifest) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 const servicesEndpoint = { configMapRef: { name: 'kubernetes-services-endpoint', optional: true } };
 
+/** calico.yaml v3.32.0's own objects, as committed verbatim for the adoption e2e. */
+const upstream = readManifest(path.join(__dirname, '..', '..', 'e2e', 'upstream', 'calico-v3.32.0.yaml'));
+/** A rule with its lists in one order, to compare rules as sets. */
+const normalRule = (r: Manifest) => JSON.stringify([r.apiGroups, [...r.resources].sort(), r.resourceNames ?? [], [...r.verbs].sort()]);
+
 describe('examples/calico-node.ts, as calico.yaml deploys it', () => {
+  test.each(['calico-node', 'calico-cni-plugin', 'calico-tier-getter'])('grants ClusterRole %s exactly calico.yaml v3.32.0\'s rules', (name) => {
+    expect(rulesOf(objects, 'ClusterRole', name).map(normalRule).sort()).toEqual(rulesOf(upstream, 'ClusterRole', name).map(normalRule).sort());
+  });
+
+  test('runs calico.yaml v3.32.0\'s images and commands, container for container, with its ConfigMap data', () => {
+    const pick = (d: Manifest) => [...d.spec.template.spec.initContainers, ...d.spec.template.spec.containers].map((c: Manifest) => ({ name: c.name, image: c.image, command: c.command }));
+    expect(pick(ds)).toEqual(pick(daemonSetOf(upstream)));
+    expect(only(objects, 'ConfigMap').data).toEqual(only(upstream, 'ConfigMap', 'calico-config').data);
+  });
+
   test('has calico.yaml\'s objects of calico-node, by its names, and no Namespace of kube-system', () => {
     expect(objects.map(keyOf).sort()).toEqual([
       'ClusterRole//calico-cni-plugin', 'ClusterRole//calico-node', 'ClusterRole//calico-tier-getter',
