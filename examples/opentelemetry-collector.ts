@@ -1,15 +1,31 @@
 // The OpenTelemetry Collector as its official chart deploys it in daemonset
 // mode with the kubeletMetrics, kubernetesAttributes and logsCollection
-// presets (open-telemetry/opentelemetry-helm-charts
-// charts/opentelemetry-collector 0.158.3, app 0.153.0; `helm template
-// opentelemetry-collector ... -n opentelemetry --set mode=daemonset --set
-// image.repository=otel/opentelemetry-collector-k8s --set
+// presets: open-telemetry/opentelemetry-helm-charts charts/opentelemetry-collector
+// 0.158.2 (app 0.153.0), rendered by hand from its templates (_helpers.tpl,
+// _config.tpl, _pod.tpl, daemonset.yaml, configmap-agent.yaml) as
+// `helm template opentelemetry-collector ... -n opentelemetry --set
+// mode=daemonset --set image.repository=otel/opentelemetry-collector-k8s --set
 // presets.kubeletMetrics.enabled=true --set
 // presets.kubernetesAttributes.enabled=true --set
 // presets.logsCollection.enabled=true --set
-// presets.logsCollection.storeCheckpoints=true`), built with props alone.
-// Where it differs from the chart, the library's defaults improve on it, and a
-// comment says so.
+// presets.logsCollection.storeCheckpoints=true` would: release
+// `opentelemetry-collector` in namespace `opentelemetry`, so the chart's
+// fullname is `opentelemetry-collector`. Built with props alone, adopting the
+// chart's DaemonSet, selector and names, so that an apply over the Helm
+// release updates it in place.
+//
+// Deliberate differences from the chart (each also said where it is set):
+// - the library's secure defaults: capabilities dropped, no privilege
+//   escalation, a read-only root, seccomp RuntimeDefault, host paths
+//   read-only but the checkpoint directory;
+// - requests of 10m and 16Mi (the chart sets none; still no limit);
+// - the config volume is named `config`, not `opentelemetry-collector-configmap`,
+//   and its checksum annotation is the library's (same effect as the chart's
+//   checksum/config: a config change rolls the pods);
+// - the library's labels (managed-by node-reporter, no helm.sh/chart) beside
+//   the chart's selector labels.
+// The chart renders no Service in daemonset mode unless service.enabled=true,
+// so there is none here: applications send to their node's host ports.
 import { Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
@@ -19,11 +35,15 @@ import { AgentVolume, DownwardApi, NodeAgent, NodePolicy, PodSecurityLevel, PodS
 export const OTEL_COLLECTOR_VERSION = '0.153.0';
 
 /**
- * The relay.yaml the chart renders with the three presets: the filelog
- * receiver on /var/log/pods (checkpoints in /var/lib/otelcol), the
- * kubeletstats receiver on the node's kubelet, and the k8sattributes
- * processor filtered to the node, beside the chart's default OTLP receiver
- * and debug exporter.
+ * The relay.yaml the chart renders with the three presets, as its
+ * `daemonsetConfig` merges them into its default `config` and writes it with
+ * toYaml (keys sorted): the chart's default receivers (OTLP, Jaeger, Zipkin
+ * and a prometheus receiver scraping the collector's own metrics), the
+ * filelog receiver on /var/log/pods with its checkpoints in /var/lib/otelcol
+ * (logsCollection, storeCheckpoints), the kubeletstats receiver on the
+ * node's kubelet by the node's IP (kubeletMetrics), and the k8sattributes
+ * processor filtered to the node, first in every pipeline
+ * (kubernetesAttributes).
  */
 export const RELAY_YAML = `exporters:
   debug: {}
@@ -38,15 +58,29 @@ processors:
     extract:
       metadata:
       - k8s.namespace.name
-      - k8s.deployment.name
-      - k8s.statefulset.name
-      - k8s.daemonset.name
-      - k8s.cronjob.name
-      - k8s.job.name
-      - k8s.node.name
       - k8s.pod.name
       - k8s.pod.uid
+      - k8s.node.name
       - k8s.pod.start_time
+      - k8s.deployment.name
+      - k8s.replicaset.name
+      - k8s.replicaset.uid
+      - k8s.daemonset.name
+      - k8s.daemonset.uid
+      - k8s.job.name
+      - k8s.job.uid
+      - k8s.container.name
+      - k8s.cronjob.name
+      - k8s.statefulset.name
+      - k8s.statefulset.uid
+      - container.image.tag
+      - container.image.name
+      - k8s.cluster.uid
+      - service.namespace
+      - service.name
+      - service.version
+      - service.instance.id
+      otel_annotations: true
     filter:
       node_from_env_var: K8S_NODE_NAME
     passthrough: false
@@ -79,16 +113,34 @@ receivers:
       enabled: true
     start_at: end
     storage: file_storage
+  jaeger:
+    protocols:
+      grpc:
+        endpoint: \${env:MY_POD_IP}:14250
+      thrift_compact:
+        endpoint: \${env:MY_POD_IP}:6831
+      thrift_http:
+        endpoint: \${env:MY_POD_IP}:14268
   kubeletstats:
     auth_type: serviceAccount
     collection_interval: 20s
-    endpoint: \${env:K8S_NODE_NAME}:10250
+    endpoint: \${env:K8S_NODE_IP}:10250
   otlp:
     protocols:
       grpc:
         endpoint: \${env:MY_POD_IP}:4317
       http:
         endpoint: \${env:MY_POD_IP}:4318
+  prometheus:
+    config:
+      scrape_configs:
+      - job_name: opentelemetry-collector
+        scrape_interval: 10s
+        static_configs:
+        - targets:
+          - \${env:MY_POD_IP}:8888
+  zipkin:
+    endpoint: \${env:MY_POD_IP}:9411
 service:
   extensions:
   - health_check
@@ -113,6 +165,7 @@ service:
       - batch
       receivers:
       - otlp
+      - prometheus
       - kubeletstats
     traces:
       exporters:
@@ -123,6 +176,8 @@ service:
       - batch
       receivers:
       - otlp
+      - jaeger
+      - zipkin
   telemetry:
     metrics:
       readers:
@@ -131,6 +186,13 @@ service:
             prometheus:
               host: \${env:MY_POD_IP}
               port: 8888
+    resource:
+      host.name: \${env:OTEL_K8S_NODE_NAME}
+      k8s.namespace.name: \${env:OTEL_K8S_NAMESPACE}
+      k8s.node.ip: \${env:OTEL_K8S_NODE_IP}
+      k8s.node.name: \${env:OTEL_K8S_NODE_NAME}
+      k8s.pod.ip: \${env:OTEL_K8S_POD_IP}
+      k8s.pod.name: \${env:OTEL_K8S_POD_NAME}
 `;
 
 /** The namespace `opentelemetry` with the collector on every node without a taint. */
@@ -145,16 +207,21 @@ export class OpenTelemetryCollectorChart extends Chart {
     // The chart sets no nodeSelector, affinity or tolerations.
     const everyNode = new NodePolicy(this, 'EveryNode');
 
-    // The chart's receiver ports, each on the node's address too (its
-    // daemonset mode sets their hostPort): applications send to their node.
+    // The chart's enabled `ports`, in its order (a range over the map: by
+    // name), each on the node's address too (in daemonset mode it sets their
+    // hostPort): applications send to their node.
     const port = (name: string, number: number, protocol = kplus.Protocol.TCP) => ({ name, number, protocol, hostPort: number });
     this.collector = new NodeAgent(this, 'Collector', {
       policy: everyNode,
-      name: 'opentelemetry-collector',
+      // The chart's DaemonSet is `<fullname>-agent`; another name would be a
+      // second DaemonSet with the same selector beside the Helm release's.
+      name: 'opentelemetry-collector-agent',
       component: 'agent-collector',
-      // The chart's immutable selector and names, so that the library's apply
-      // over a Helm release of the chart is \`configured\`, no "field is
-      // immutable" (README: "Taking over an existing install").
+      partOf: 'opentelemetry-collector',
+      // The chart's immutable selector (selectorLabels and the daemonset
+      // mode's component) and names, so that the library's apply over a Helm
+      // release of the chart is `configured`, no "field is immutable" (README:
+      // "Taking over an existing install").
       adopt: {
         selector: {
           'app.kubernetes.io/name': 'opentelemetry-collector',
@@ -170,15 +237,21 @@ export class OpenTelemetryCollectorChart extends Chart {
         image: `otel/opentelemetry-collector-k8s:${OTEL_COLLECTOR_VERSION}`,
         args: ['--config=/conf/relay.yaml'],
         ports: [
-          port('otlp', 4317), port('otlp-http', 4318),
           port('jaeger-compact', 6831, kplus.Protocol.UDP), port('jaeger-grpc', 14250), port('jaeger-thrift', 14268),
-          port('zipkin', 9411),
+          port('otlp', 4317), port('otlp-http', 4318), port('zipkin', 9411),
         ],
         env: {
           MY_POD_IP: DownwardApi.podIp(),
+          // The collector's own telemetry resource (service.telemetry.resource).
+          OTEL_K8S_NODE_NAME: DownwardApi.nodeName(),
+          OTEL_K8S_NODE_IP: DownwardApi.hostIp(),
+          OTEL_K8S_NAMESPACE: DownwardApi.podNamespace(),
+          OTEL_K8S_POD_NAME: DownwardApi.podName(),
+          OTEL_K8S_POD_IP: DownwardApi.podIp(),
           // kubeletMetrics and kubernetesAttributes (daemonset mode): the
-          // kubeletstats endpoint and the k8sattributes node filter.
+          // k8sattributes node filter and the kubeletstats endpoint.
           K8S_NODE_NAME: DownwardApi.nodeName(),
+          K8S_NODE_IP: DownwardApi.hostIp(),
         },
         liveness: kplus.Probe.fromHttpGet('/', { port: 13133 }),
         readiness: kplus.Probe.fromHttpGet('/', { port: 13133 }),
@@ -194,16 +267,15 @@ export class OpenTelemetryCollectorChart extends Chart {
       }],
       volumes: [
         AgentVolume.hostPath('varlogpods', '/var/log/pods'),
-        AgentVolume.hostPath('varlibdockercontainers', '/var/lib/docker/containers'),
         AgentVolume.hostPath('varlibotelcol', '/var/lib/otelcol', { type: kplus.HostPathVolumeType.DIRECTORY_OR_CREATE }),
+        AgentVolume.hostPath('varlibdockercontainers', '/var/lib/docker/containers'),
       ],
       // logsCollection with storeCheckpoints: root and gid 0, as the chart
       // sets, to read the pods' logs (root's, 0640) and write the checkpoints.
       runAsUser: 0,
       runAsGroup: 0,
-      // The chart's ConfigMap key `relay`, mounted as /conf/relay.yaml.
-      // Improved: its checksum rolls a change one node at a time (the chart's
-      // collector keeps its old config until a pod restarts).
+      // The chart's ConfigMap key `relay`, mounted as /conf/relay.yaml. Its
+      // checksum rolls a change one node at a time, as the chart's does.
       config: { data: { relay: RELAY_YAML }, mountPath: '/conf', files: { relay: 'relay.yaml' } },
       serviceAccount: {
         rules: [
@@ -215,13 +287,6 @@ export class OpenTelemetryCollectorChart extends Chart {
           { apiGroups: [''], resources: ['nodes/stats'], verbs: ['get', 'watch', 'list'] },
         ],
       },
-      // The chart's Service in daemonset mode: each pod's OTLP ports, answered
-      // on the sender's own node. Applications send to it by its name.
-      services: [{
-        name: 'opentelemetry-collector',
-        internalTrafficPolicy: 'Local',
-        ports: [{ port: 'otlp' }, { port: 'otlp-http' }, { port: 'jaeger-compact' }, { port: 'jaeger-grpc' }, { port: 'jaeger-thrift' }, { port: 'zipkin' }],
-      }],
       podSecurity: {
         level: PodSecurityLevel.PRIVILEGED,
         reason: "the collector tails the node's pod logs under /var/log/pods as root and takes OTLP on the node's ports",

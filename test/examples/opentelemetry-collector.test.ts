@@ -1,14 +1,17 @@
 /**
  * examples/opentelemetry-collector.ts against the render of
  * open-telemetry/opentelemetry-helm-charts charts/opentelemetry-collector
- * 0.158.3 in daemonset mode with the kubeletMetrics, kubernetesAttributes and
- * logsCollection (storeCheckpoints) presets: the DaemonSet, its RBAC and its
- * Service, by the chart's names.
+ * 0.158.2 in daemonset mode with the kubeletMetrics, kubernetesAttributes and
+ * logsCollection (storeCheckpoints) presets, release opentelemetry-collector
+ * in namespace opentelemetry (rendered by hand from the chart's templates):
+ * the DaemonSet, its RBAC and its config, by the chart's names. The chart
+ * renders no Service in daemonset mode by default.
  *
  * A v1.35.6 API server accepted examples/dist/opentelemetry-collector.k8s.yaml whole
  * (`kubectl apply --dry-run=server --validate=strict`, its namespace made
- * first): 7 objects created, none refused.
+ * first): 6 objects created, none refused.
  */
+import * as YAML from 'yaml';
 import { Manifest, only } from '../util';
 import { containerOf, daemonSetOf, mountsOf, objectsOf, rulesOf, volumesOf } from './upstream';
 
@@ -21,11 +24,11 @@ const collector = containerOf(ds, 'opentelemetry-collector');
 const keyOf = (o: Manifest) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
 describe('examples/opentelemetry-collector.ts, as the chart renders it in daemonset mode with its presets', () => {
-  test('has the chart\'s objects by the chart\'s names, in a namespace of its own', () => {
+  test('has the chart\'s objects by the chart\'s names (the DaemonSet <fullname>-agent), no Service, in a namespace of its own', () => {
     expect(objects.map(keyOf).sort()).toEqual([
       'ClusterRole//opentelemetry-collector', 'ClusterRoleBinding//opentelemetry-collector',
-      'ConfigMap/opentelemetry/opentelemetry-collector-agent', 'DaemonSet/opentelemetry/opentelemetry-collector',
-      'Namespace//opentelemetry', 'Service/opentelemetry/opentelemetry-collector', 'ServiceAccount/opentelemetry/opentelemetry-collector',
+      'ConfigMap/opentelemetry/opentelemetry-collector-agent', 'DaemonSet/opentelemetry/opentelemetry-collector-agent',
+      'Namespace//opentelemetry', 'ServiceAccount/opentelemetry/opentelemetry-collector',
     ]);
   });
 
@@ -36,28 +39,53 @@ describe('examples/opentelemetry-collector.ts, as the chart renders it in daemon
     expect(pod.serviceAccountName).toBe('opentelemetry-collector');
   });
 
-  test('runs the chart\'s image and config with K8S_NODE_NAME for kubeletstats and k8sattributes', () => {
+  test('runs the chart\'s image and config with the chart\'s downward-API variables', () => {
     expect(collector.image).toBe('otel/opentelemetry-collector-k8s:0.153.0');
     expect(collector.args).toEqual(['--config=/conf/relay.yaml']);
+    const field = (fieldPath: string) => ({ valueFrom: { fieldRef: { fieldPath } } });
     expect(collector.env).toEqual([
-      { name: 'MY_POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
-      { name: 'K8S_NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+      { name: 'MY_POD_IP', ...field('status.podIP') },
+      { name: 'OTEL_K8S_NODE_NAME', ...field('spec.nodeName') },
+      { name: 'OTEL_K8S_NODE_IP', ...field('status.hostIP') },
+      { name: 'OTEL_K8S_NAMESPACE', ...field('metadata.namespace') },
+      { name: 'OTEL_K8S_POD_NAME', ...field('metadata.name') },
+      { name: 'OTEL_K8S_POD_IP', ...field('status.podIP') },
+      { name: 'K8S_NODE_NAME', ...field('spec.nodeName') },
+      { name: 'K8S_NODE_IP', ...field('status.hostIP') },
     ]);
-    const relay = only(objects, 'ConfigMap').data.relay;
-    expect(relay).toContain('endpoint: ${env:K8S_NODE_NAME}:10250');
-    expect(relay).toContain('node_from_env_var: K8S_NODE_NAME');
     expect(volumesOf(ds).config).toEqual({ configMap: { name: 'opentelemetry-collector-agent', items: [{ key: 'relay', path: 'relay.yaml' }] } });
   });
 
-  test('takes OTLP, Jaeger and Zipkin on the node\'s ports, and the Service answers on the sender\'s node', () => {
+  test('defines every variable its config reads, so that none expands to empty', () => {
+    const relay: string = only(objects, 'ConfigMap').data.relay;
+    const read = [...new Set([...relay.matchAll(/\$\{env:([A-Z0-9_]+)\}/g)].map((m) => m[1]))].sort();
+    expect(read).toEqual(['K8S_NODE_IP', 'MY_POD_IP', 'OTEL_K8S_NAMESPACE', 'OTEL_K8S_NODE_IP', 'OTEL_K8S_NODE_NAME', 'OTEL_K8S_POD_IP', 'OTEL_K8S_POD_NAME']);
+    const defined = collector.env.map((e: Manifest) => e.name);
+    expect(defined).toEqual(expect.arrayContaining(read));
+    // K8S_NODE_NAME is read by k8sattributes by name (filter.node_from_env_var), not as ${env:}.
+    expect(YAML.parse(relay).processors.k8sattributes.filter).toEqual({ node_from_env_var: 'K8S_NODE_NAME' });
+  });
+
+  test('merges the three presets into the chart\'s default config as the chart does', () => {
+    const relay = YAML.parse(only(objects, 'ConfigMap').data.relay);
+    expect(Object.keys(relay.receivers).sort()).toEqual(['filelog', 'jaeger', 'kubeletstats', 'otlp', 'prometheus', 'zipkin']);
+    expect(relay.receivers.kubeletstats).toEqual({ auth_type: 'serviceAccount', collection_interval: '20s', endpoint: '${env:K8S_NODE_IP}:10250' });
+    expect(relay.receivers.filelog.exclude).toEqual(['/var/log/pods/opentelemetry_opentelemetry-collector*_*/opentelemetry-collector/*.log']);
+    expect(relay.receivers.filelog.storage).toBe('file_storage');
+    expect(relay.service.extensions).toEqual(['health_check', 'file_storage']);
+    const pipelines = Object.fromEntries(Object.entries(relay.service.pipelines as Record<string, Manifest>).map(([k, p]) => [k, `${p.receivers.join(',')} > ${p.processors.join(',')} > ${p.exporters.join(',')}`]));
+    expect(pipelines).toEqual({
+      logs: 'otlp,filelog > k8sattributes,memory_limiter,batch > debug',
+      metrics: 'otlp,prometheus,kubeletstats > k8sattributes,memory_limiter,batch > debug',
+      traces: 'otlp,jaeger,zipkin > k8sattributes,memory_limiter,batch > debug',
+    });
+  });
+
+  test('takes OTLP, Jaeger and Zipkin on the node\'s ports, in the chart\'s order', () => {
     expect(collector.ports.map((p: Manifest) => `${p.name}:${p.containerPort}/${p.protocol}:${p.hostPort}`)).toEqual([
-      'otlp:4317/TCP:4317', 'otlp-http:4318/TCP:4318', 'jaeger-compact:6831/UDP:6831',
-      'jaeger-grpc:14250/TCP:14250', 'jaeger-thrift:14268/TCP:14268', 'zipkin:9411/TCP:9411',
+      'jaeger-compact:6831/UDP:6831', 'jaeger-grpc:14250/TCP:14250', 'jaeger-thrift:14268/TCP:14268',
+      'otlp:4317/TCP:4317', 'otlp-http:4318/TCP:4318', 'zipkin:9411/TCP:9411',
     ]);
-    const service = only(objects, 'Service');
-    expect(service.spec.internalTrafficPolicy).toBe('Local');
-    expect(service.spec.selector).toEqual(ds.spec.selector.matchLabels);
-    expect(service.spec.ports.map((p: Manifest) => p.name)).toEqual(['otlp', 'otlp-http', 'jaeger-compact', 'jaeger-grpc', 'jaeger-thrift', 'zipkin']);
   });
 
   test('reads the pods\' logs read-only and keeps its checkpoints on the node, as root with gid 0 (logsCollection)', () => {
