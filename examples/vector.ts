@@ -1,9 +1,26 @@
-// Vector as its official chart deploys it in the Agent role (vectordotdev/
-// helm-charts charts/vector 0.29.0, app 0.34.1; `helm template vector ... -n
-// vector --set role=Agent`), built with props alone, adopting the chart's
-// selector and names so that it can replace a Helm release in place. Where it
-// differs from the chart, the library's defaults improve on it, and a comment
-// says so.
+// Vector as its official chart deploys it in the Agent role:
+// vectordotdev/helm-charts charts/vector 0.29.0 (app 0.34.1-distroless-libc),
+// rendered by hand from its templates (_helpers.tpl, _pod.tpl, daemonset.yaml,
+// configmap.yaml, rbac.yaml, service.yaml, service-headless.yaml) as
+// `helm template vector ... -n vector --set role=Agent` would: release
+// `vector` in namespace `vector`, so the chart's fullname is `vector`. Built
+// with props alone, adopting the chart's selector and names, so that it can
+// replace the Helm release in place.
+//
+// Deliberate differences from the chart (each also said where it is set):
+// - the library's secure defaults: capabilities dropped, no privilege
+//   escalation, a read-only root, seccomp RuntimeDefault;
+// - requests of 10m and 16Mi (the chart sets none; still no limit);
+// - the headless Service has the exporter's port only: the chart's default
+//   headless Service lists the Aggregator role's seven source ports too,
+//   which the agent does not listen on (service-headless.yaml has no Agent
+//   branch);
+// - the ConfigMap is mounted as a configMap volume, not a projected one with
+//   the same single source (same files), and the checksum annotation is the
+//   library's (same effect as the chart's checksum/config);
+// - the library's labels (managed-by node-reporter, no helm.sh/chart) beside
+//   the chart's selector labels, and `vector.dev/exclude` (the chart's
+//   podLabels) on every object, not only the pods.
 import { Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
@@ -57,6 +74,10 @@ export class VectorChart extends Chart {
       policy: everyNode,
       name: 'vector',
       component: 'Agent',
+      // The chart's podLabels: Vector's kubernetes_logs source skips the pods
+      // that carry it, so it does not ship its own console output back to
+      // itself. \`labels\` puts it on every object (no prop sets pod labels alone).
+      labels: { 'vector.dev/exclude': 'true' },
       // The chart's immutable selector and names (README: "Taking over an existing install").
       adopt: {
         selector: { 'app.kubernetes.io/name': 'vector', 'app.kubernetes.io/instance': 'vector', 'app.kubernetes.io/component': 'Agent' },
@@ -74,6 +95,8 @@ export class VectorChart extends Chart {
           VECTOR_SELF_POD_NAMESPACE: DownwardApi.podNamespace(),
           PROCFS_ROOT: kplus.EnvValue.fromValue('/host/proc'),
           SYSFS_ROOT: kplus.EnvValue.fromValue('/host/sys'),
+          // The chart's logLevel.
+          VECTOR_LOG: kplus.EnvValue.fromValue('info'),
         },
         ports: [{ name: 'prom-exporter', number: 9090, protocol: kplus.Protocol.TCP }],
         mounts: [
@@ -102,11 +125,17 @@ export class VectorChart extends Chart {
       config: { data: { 'agent.yaml': VECTOR_AGENT_YAML }, mountPath: '/etc/vector/' },
       // The kubernetes_logs source reads pods, namespaces and nodes.
       serviceAccount: { rules: [{ apiGroups: [''], resources: ['namespaces', 'nodes', 'pods'], verbs: ['list', 'watch'] }] },
-      // The chart's Service vector and its headless twin vector-headless, on the exporter port.
+      // The chart's Service vector on the exporter port, and its headless
+      // twin vector-headless on the same port only (improved: the chart's
+      // also lists 8282, 24224, 5044, 8080, 8125, 9000 and 6000, where no
+      // agent listens; the library refuses a Service port that is no
+      // container's).
       services: [
         { name: 'vector', ports: [{ port: 'prom-exporter' }] },
         { name: 'vector-headless', headless: true, ports: [{ port: 'prom-exporter' }] },
       ],
+      // The chart's terminationGracePeriodSeconds: time to flush its sinks.
+      terminationGracePeriodSeconds: 60,
       podSecurity: {
         level: PodSecurityLevel.PRIVILEGED,
         reason: "vector tails the node's container logs under /var/log and reads /proc and /sys for host metrics, as root",

@@ -1,8 +1,8 @@
 /**
  * examples/vector.ts against the render of vectordotdev/helm-charts
  * charts/vector 0.29.0 in the Agent role (`helm template vector ... -n vector
- * --set role=Agent`): the DaemonSet, its RBAC and its two Services, by the
- * chart's names.
+ * --set role=Agent`, rendered by hand from the chart's templates): the
+ * DaemonSet, its RBAC and its two Services, by the chart's names.
  *
  * A v1.35.6 API server accepted examples/dist/vector.k8s.yaml whole
  * (`kubectl apply --dry-run=server --validate=strict`, its namespace made
@@ -39,7 +39,16 @@ describe('examples/vector.ts, as the chart renders it in the Agent role', () => 
     expect(only(objects, 'Service', 'vector').spec.clusterIP).toBeUndefined();
   });
 
-  test('runs the chart\'s image and arguments with its self and host-root variables', () => {
+  test('labels its pods vector.dev/exclude, as the chart\'s podLabels do, so that it does not ship its own logs', () => {
+    expect(ds.spec.template.metadata.labels['vector.dev/exclude']).toBe('true');
+    expect(ds.spec.selector.matchLabels).not.toHaveProperty(['vector.dev/exclude']);
+  });
+
+  test('gives its pods the chart\'s 60 seconds to stop', () => {
+    expect(ds.spec.template.spec.terminationGracePeriodSeconds).toBe(60);
+  });
+
+  test('runs the chart\'s image and arguments with its self and host-root variables and log level', () => {
     expect(vector.image).toBe('timberio/vector:0.34.1-distroless-libc');
     expect(vector.args).toEqual(['--config-dir', '/etc/vector/']);
     expect(vector.env).toEqual([
@@ -48,6 +57,7 @@ describe('examples/vector.ts, as the chart renders it in the Agent role', () => 
       { name: 'VECTOR_SELF_POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
       { name: 'PROCFS_ROOT', value: '/host/proc' },
       { name: 'SYSFS_ROOT', value: '/host/sys' },
+      { name: 'VECTOR_LOG', value: 'info' },
     ]);
     expect(ds.spec.template.spec.serviceAccountName).toBe('vector');
   });
