@@ -8,11 +8,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ANNOTATIONS_SIZE_LIMIT, annotationsSizeAfterApply, LAST_APPLIED_ANNOTATION, lastAppliedSize } from '../k8s/apply';
+import { isRecord } from '../k8s/syntax';
 import { checkMeta } from './api/meta';
 import { checkApiValidation } from './api-validation';
 import { checkCustomResource, checkCustomResourceDefinition, CrdIndex, crdIndex, groupOf, isCustomGroup } from './crds';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
-import { Finding, isObject, KubeObject, Problem, show } from './finding';
+import { Finding, KubeObject, Problem, show } from './finding';
 import { JudgedVersion, judgedVersion } from './judged-version';
 import { checkMetadata } from './metadata';
 import { checkNamespaceLabels, namespacePolicies, NamespacePolicy, podSecurityVersion } from './namespaces';
@@ -223,8 +224,8 @@ function judge(entries: readonly Entry[], options: CheckOptions): { findings: Fi
   const version: KubernetesVersion = judged.version;
   const clientSide = (options.apply ?? 'client-side') === 'client-side';
   const fallback = (options.podSecurity ?? PodSecurityLevel.RESTRICTED) as PodSecurityLevel;
-  const normalized = entries.map((e) => (isObject(e.object) ? normalize(e.object, version) : undefined));
-  const objects = normalized.map((n) => n?.object).filter(isObject);
+  const normalized = entries.map((e) => (isRecord(e.object) ? normalize(e.object, version) : undefined));
+  const objects = normalized.map((n) => n?.object).filter(isRecord);
   const across = checkPdbsAgainstDaemonSets(objects);
   const policies = namespacePolicies(objects);
   const crds = crdIndex(objects);
@@ -282,7 +283,7 @@ function expand(value: KubeObject, at: string, push: (object: KubeObject, at: st
   }
   items.forEach((item, i) => {
     const itemAt = prefixed(at, `items[${i}]`);
-    if (!isObject(item)) {
+    if (!isRecord(item)) {
       problem(itemAt, 'a List item must be a Kubernetes object (a mapping)');
     } else if (typeof item.apiVersion !== 'string' || typeof item.kind !== 'string' || item.apiVersion === '' || item.kind === '') {
       problem(itemAt, `a List item needs apiVersion and kind (kubectl: "Object '${typeof item.apiVersion !== 'string' || item.apiVersion === '' ? 'apiVersion' : 'Kind'}' is missing")`);
@@ -311,7 +312,7 @@ const VALUES_FILE = /^(.*[-_.])?values([-_.].*)?\.ya?ml$/i;
 /** Why a document is no manifest, or undefined when it is one. */
 function notManifest(file: string | undefined, doc: YamlDocument): string | undefined {
   const value = doc.value;
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     return undefined;
   }
   const base = file === undefined ? '' : path.basename(file);
@@ -371,7 +372,7 @@ function run(inputs: ReadonlyArray<{ readonly file?: string; readonly text: stri
         const position = doc.locate(at);
         findings.push({ rule: RULES.kubectlApply, severity: RULES.kubectlApply.severity, file, object: `document ${doc.index}`, path: at, message, ...(position ? { line: position.line, column: position.column } : {}) });
       };
-      if (isObject(doc.value)) {
+      if (isRecord(doc.value)) {
         expand(doc.value, '', push, problem);
       } else {
         entries.push({ object: doc.value as KubeObject, file, at: '', locate: doc.locate });

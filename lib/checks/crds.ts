@@ -9,7 +9,8 @@
  * warning says so. The CRDs themselves get the basic checks of
  * ValidateCustomResourceDefinition.
  */
-import { isObject, join, KubeObject, Problem, show } from './finding';
+import { isRecord } from '../k8s/syntax';
+import { join, KubeObject, Problem, show } from './finding';
 import { RULES } from './rules';
 
 /** A CRD's schema node (JSONSchemaProps), loosely typed: it comes from the input. */
@@ -53,14 +54,14 @@ export function isCustomGroup(group: string): boolean {
 export function crdIndex(objects: readonly KubeObject[]): CrdIndex {
   const byKey = new Map<string, CrdDefinition>();
   for (const o of objects) {
-    if (o.kind !== 'CustomResourceDefinition' || o.apiVersion !== 'apiextensions.k8s.io/v1' || !isObject(o.spec)) continue;
+    if (o.kind !== 'CustomResourceDefinition' || o.apiVersion !== 'apiextensions.k8s.io/v1' || !isRecord(o.spec)) continue;
     const spec = o.spec;
-    if (typeof spec.group !== 'string' || !isObject(spec.names) || typeof spec.names.kind !== 'string') continue;
-    const versions: CrdVersion[] = (Array.isArray(spec.versions) ? spec.versions : []).filter(isObject).map((v: KubeObject) => ({
+    if (typeof spec.group !== 'string' || !isRecord(spec.names) || typeof spec.names.kind !== 'string') continue;
+    const versions: CrdVersion[] = (Array.isArray(spec.versions) ? spec.versions : []).filter(isRecord).map((v: KubeObject) => ({
       name: String(v.name), served: v.served === true,
-      schema: isObject(v.schema) && isObject(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : undefined,
+      schema: isRecord(v.schema) && isRecord(v.schema.openAPIV3Schema) ? v.schema.openAPIV3Schema : undefined,
     }));
-    const statusSubresource = (Array.isArray(spec.versions) ? spec.versions : []).some((v: KubeObject) => isObject(v?.subresources) && v.subresources.status !== undefined);
+    const statusSubresource = (Array.isArray(spec.versions) ? spec.versions : []).some((v: KubeObject) => isRecord(v?.subresources) && v.subresources.status !== undefined);
     byKey.set(`${spec.group}/${spec.names.kind}`, { name: String(o.metadata?.name), scope: String(spec.scope), statusSubresource, versions });
   }
   return { get: (group, kind) => byKey.get(`${group}/${kind}`) };
@@ -106,19 +107,19 @@ class CrValidator {
     }
     this.values(value, schema, path);
     if (Array.isArray(value)) this.array(value, schema, path);
-    else if (isObject(value)) this.object(value, schema, path);
-    for (const sub of Array.isArray(schema.allOf) ? schema.allOf.filter(isObject) : []) this.validate(value, sub, path);
+    else if (isRecord(value)) this.object(value, schema, path);
+    for (const sub of Array.isArray(schema.allOf) ? schema.allOf.filter(isRecord) : []) this.validate(value, sub, path);
     const passes = (sub: SchemaProps) => {
       const v = new CrValidator();
       v.values(value, sub, path);
       if (typeof sub.type === 'string' && sub.type !== '' && !(typeOf(value) === sub.type || (sub.type === 'number' && typeOf(value) === 'integer'))) return false;
       return v.problems.length === 0;
     };
-    const anyOf: SchemaProps[] = Array.isArray(schema.anyOf) ? schema.anyOf.filter(isObject) : [];
+    const anyOf: SchemaProps[] = Array.isArray(schema.anyOf) ? schema.anyOf.filter(isRecord) : [];
     if (anyOf.length > 0 && !anyOf.some(passes)) this.add(path, `Invalid value: ${show(value)}: must validate at least one schema (anyOf)`);
-    const oneOf: SchemaProps[] = Array.isArray(schema.oneOf) ? schema.oneOf.filter(isObject) : [];
+    const oneOf: SchemaProps[] = Array.isArray(schema.oneOf) ? schema.oneOf.filter(isRecord) : [];
     if (oneOf.length > 0 && oneOf.filter(passes).length !== 1) this.add(path, `Invalid value: ${show(value)}: must validate one and only one schema (oneOf)`);
-    if (isObject(schema.not) && passes(schema.not)) this.add(path, `Invalid value: ${show(value)}: must not validate the schema (not)`);
+    if (isRecord(schema.not) && passes(schema.not)) this.add(path, `Invalid value: ${show(value)}: must not validate the schema (not)`);
   }
 
   /** Enum, bounds, lengths and patterns. */
@@ -159,19 +160,19 @@ class CrValidator {
   private array(value: unknown[], schema: SchemaProps, path: string): void {
     if (typeof schema.minItems === 'number' && value.length < schema.minItems) this.add(path, `Invalid value: ${value.length}: ${path} in body should have at least ${schema.minItems} items`);
     if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) this.add(path, `Too many: ${value.length}: must have at most ${schema.maxItems} items`);
-    if (isObject(schema.items)) value.forEach((item, i) => this.validate(item, schema.items, join(path, i)));
+    if (isRecord(schema.items)) value.forEach((item, i) => this.validate(item, schema.items, join(path, i)));
     const listType = schema['x-kubernetes-list-type'];
     if (listType === 'set') {
       value.forEach((item, i) => { if (value.slice(0, i).some((o) => sameJson(o, item))) this.add(join(path, i), `Duplicate value: ${show(item)}`); });
     } else if (listType === 'map' && Array.isArray(schema['x-kubernetes-list-map-keys'])) {
       const keys: string[] = schema['x-kubernetes-list-map-keys'];
-      const keyOf = (item: unknown) => JSON.stringify(keys.map((k) => (isObject(item) ? item[k] : undefined)));
+      const keyOf = (item: unknown) => JSON.stringify(keys.map((k) => (isRecord(item) ? item[k] : undefined)));
       value.forEach((item, i) => { if (value.slice(0, i).some((o) => keyOf(o) === keyOf(item))) this.add(join(path, i), `Duplicate value: ${keyOf(item)}`); });
     }
   }
 
   private object(value: KubeObject, schema: SchemaProps, path: string): void {
-    const properties: Record<string, SchemaProps> = isObject(schema.properties) ? schema.properties : {};
+    const properties: Record<string, SchemaProps> = isRecord(schema.properties) ? schema.properties : {};
     const additional = schema.additionalProperties;
     if (schema['x-kubernetes-embedded-resource'] === true) {
       for (const field of ['apiVersion', 'kind']) {
@@ -179,9 +180,9 @@ class CrValidator {
       }
     }
     for (const [key, child] of Object.entries(value)) {
-      if (Object.prototype.hasOwnProperty.call(properties, key) && isObject(properties[key])) {
+      if (Object.prototype.hasOwnProperty.call(properties, key) && isRecord(properties[key])) {
         this.validate(child, properties[key], join(path, key));
-      } else if (isObject(additional)) {
+      } else if (isRecord(additional)) {
         this.validate(child, additional, join(path, key));
       } else if (schema['x-kubernetes-preserve-unknown-fields'] !== true && additional !== true
         && !(schema['x-kubernetes-embedded-resource'] === true && ['apiVersion', 'kind', 'metadata'].includes(key))) {
@@ -189,7 +190,7 @@ class CrValidator {
       }
     }
     for (const required of Array.isArray(schema.required) ? schema.required : []) {
-      const defaulted = isObject(properties[required]) && properties[required].default !== undefined;
+      const defaulted = isRecord(properties[required]) && properties[required].default !== undefined;
       if ((value[required] === undefined || (value[required] === null && properties[required]?.nullable !== true)) && !defaulted) {
         this.add(join(path, required), 'Required value');
       }
@@ -218,7 +219,7 @@ export function checkCustomResource(obj: KubeObject, crds: CrdIndex): Problem[] 
     // apiVersion, kind and metadata are the API's; the schema may only narrow metadata's name.
     const skipped = new Set(['apiVersion', 'kind', 'metadata', ...(crd.statusSubresource ? ['status'] : [])]);
     const body = Object.fromEntries(Object.entries(obj).filter(([k]) => !skipped.has(k)));
-    const properties: Record<string, SchemaProps> = isObject(version.schema.properties) ? version.schema.properties : {};
+    const properties: Record<string, SchemaProps> = isRecord(version.schema.properties) ? version.schema.properties : {};
     const rootSchema = { ...version.schema, properties: Object.fromEntries(Object.entries(properties).filter(([k]) => !['apiVersion', 'kind', 'metadata'].includes(k))) };
     validator.validate(body, rootSchema, '');
   }
@@ -227,20 +228,20 @@ export function checkCustomResource(obj: KubeObject, crds: CrdIndex): Problem[] 
 
 /** ValidateCustomResourceDefinition, the basics: the name, the versions, a schema for each. */
 export function checkCustomResourceDefinition(obj: KubeObject): Problem[] {
-  if (obj.kind !== 'CustomResourceDefinition' || obj.apiVersion !== 'apiextensions.k8s.io/v1' || !isObject(obj.spec)) return [];
+  if (obj.kind !== 'CustomResourceDefinition' || obj.apiVersion !== 'apiextensions.k8s.io/v1' || !isRecord(obj.spec)) return [];
   const problems: Problem[] = [];
   const add = (path: string, message: string) => problems.push({ rule: RULES.apiCrd, path, message });
   const spec = obj.spec;
-  const plural = isObject(spec.names) ? spec.names.plural : undefined;
+  const plural = isRecord(spec.names) ? spec.names.plural : undefined;
   if (typeof plural === 'string' && typeof spec.group === 'string' && obj.metadata?.name !== `${plural}.${spec.group}`) {
     add('metadata.name', `Invalid value: ${show(obj.metadata?.name)}: must be spec.names.plural+"."+spec.group`);
   }
   if (!['Namespaced', 'Cluster'].includes(spec.scope)) add('spec.scope', `Unsupported value: ${show(spec.scope)}: supported values: "Cluster", "Namespaced"`);
-  const versions: KubeObject[] = Array.isArray(spec.versions) ? spec.versions.filter(isObject) : [];
+  const versions: KubeObject[] = Array.isArray(spec.versions) ? spec.versions.filter(isRecord) : [];
   if (versions.length === 0) add('spec.versions', 'Invalid value: null: must have exactly one version marked as storage version');
   else if (versions.filter((v) => v.storage === true).length !== 1) add('spec.versions', `Invalid value: ${show(versions.map((v) => v.name))}: must have exactly one version marked as storage version`);
   versions.forEach((v, i) => {
-    if (!isObject(v.schema) || !isObject(v.schema.openAPIV3Schema)) add(join('spec', 'versions', i, 'schema', 'openAPIV3Schema'), 'Required value: schemas are required');
+    if (!isRecord(v.schema) || !isRecord(v.schema.openAPIV3Schema)) add(join('spec', 'versions', i, 'schema', 'openAPIV3Schema'), 'Required value: schemas are required');
     else if (v.schema.openAPIV3Schema.type !== 'object') add(join('spec', 'versions', i, 'schema', 'openAPIV3Schema', 'type'), `Unsupported value: ${show(v.schema.openAPIV3Schema.type ?? '')}: supported values: "object"`);
   });
   return problems;

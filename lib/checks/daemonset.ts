@@ -2,7 +2,8 @@
  * DaemonSet rules that no linter has, each from the upstream issue or
  * documentation cited in its rule.
  */
-import { isObject, join, KubeObject, Problem, show } from './finding';
+import { isRecord } from '../k8s/syntax';
+import { join, KubeObject, Problem, show } from './finding';
 import { containersOf, PodTemplate } from './pod-templates';
 import { RULES } from './rules';
 import { labelSelectorMatches } from './workload';
@@ -17,12 +18,12 @@ export function checkDaemonSetRules(obj: KubeObject, pod: PodTemplate | undefine
     return [];
   }
   const problems: Problem[] = [];
-  const strategy = isObject(obj.spec?.updateStrategy) ? obj.spec.updateStrategy : {};
-  const surge = isObject(strategy.rollingUpdate) ? strategy.rollingUpdate.maxSurge : undefined;
+  const strategy = isRecord(obj.spec?.updateStrategy) ? obj.spec.updateStrategy : {};
+  const surge = isRecord(strategy.rollingUpdate) ? strategy.rollingUpdate.maxSurge : undefined;
   if ((strategy.type ?? 'RollingUpdate') === 'RollingUpdate' && nonZero(surge)) {
     const hostPorts = containersOf(pod).flatMap((c) => (Array.isArray(c.container.ports) ? c.container.ports : [])
       .map((p: KubeObject, i: number) => ({ p, path: join(c.path, 'ports', i) }))
-      .filter(({ p }: { p: KubeObject }) => isObject(p) && (nonZero(p.hostPort) || pod.spec.hostNetwork === true)));
+      .filter(({ p }: { p: KubeObject }) => isRecord(p) && (nonZero(p.hostPort) || pod.spec.hostNetwork === true)));
     for (const { p, path } of hostPorts) {
       problems.push({ rule: RULES.hostPortSurge, path: 'spec.updateStrategy.rollingUpdate.maxSurge', message: `maxSurge ${show(surge)} with ${pod.spec.hostNetwork === true ? 'hostNetwork and port' : 'hostPort'} ${show(p.hostPort ?? p.containerPort)} (${path}): the surge pod can never bind the port the old pod holds, so the rollout stalls on every node` });
     }
@@ -39,8 +40,8 @@ export function checkDaemonSetRules(obj: KubeObject, pod: PodTemplate | undefine
 /** A PodDisruptionBudget that selects a DaemonSet's pods, in the same namespace. */
 export function checkPdbsAgainstDaemonSets(objects: readonly KubeObject[]): Map<KubeObject, Problem[]> {
   const result = new Map<KubeObject, Problem[]>();
-  const daemonSets = objects.filter((o) => isObject(o) && o.kind === 'DaemonSet' && isObject(o.spec?.template?.metadata?.labels));
-  for (const pdb of objects.filter((o) => isObject(o) && o.kind === 'PodDisruptionBudget' && isObject(o.spec?.selector))) {
+  const daemonSets = objects.filter((o) => isRecord(o) && o.kind === 'DaemonSet' && isRecord(o.spec?.template?.metadata?.labels));
+  for (const pdb of objects.filter((o) => isRecord(o) && o.kind === 'PodDisruptionBudget' && isRecord(o.spec?.selector))) {
     for (const ds of daemonSets) {
       if ((pdb.metadata?.namespace ?? '') !== (ds.metadata?.namespace ?? '')) continue;
       if (labelSelectorMatches(pdb.spec.selector, ds.spec.template.metadata.labels)) {

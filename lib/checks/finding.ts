@@ -55,8 +55,3 @@ export function join(base: string, ...keys: Array<string | number>): string {
 
 /** A value as it appears in a message: JSON, with control and bidirectional characters escaped. */
 export { show } from '../k8s/syntax';
-
-/** A JSON object (not an array, not null), read as a Kubernetes object. */
-export function isObject(value: unknown): value is KubeObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -7,7 +7,8 @@
  * Each rule here is one a real v1.32 and v1.35 server refuses, proven by
  * e2e/diff.ts (it applies the old object and then the new one).
  */
-import { isObject, KubeObject } from './finding';
+import { isRecord } from '../k8s/syntax';
+import { KubeObject } from './finding';
 
 /** A change the API server refuses on update. */
 export interface ImmutableChange {
@@ -21,7 +22,7 @@ export interface ImmutableChange {
 
 /** The value at a dotted path (no array indexes). */
 function at(obj: KubeObject, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), obj);
+  return path.split('.').reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), obj);
 }
 
 /** JSON equality of two decoded values, with key order ignored. */
@@ -30,7 +31,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
   }
-  if (isObject(a) && isObject(b)) {
+  if (isRecord(a) && isRecord(b)) {
     const keys = Object.keys(a).filter((k) => a[k] !== undefined);
     return keys.length === Object.keys(b).filter((k) => b[k] !== undefined).length && keys.every((k) => sameValue(a[k], b[k]));
   }
@@ -68,8 +69,8 @@ const setAndDifferent = (path: string) => (old: KubeObject, next: KubeObject) =>
 
 /** A Secret's data as the server stores it: stringData written (base64) over data (pkg/apis/core/v1 conversion). */
 function secretData(secret: KubeObject): Record<string, unknown> {
-  const data: Record<string, unknown> = { ...(isObject(secret.data) ? secret.data : {}) };
-  for (const [k, v] of Object.entries(isObject(secret.stringData) ? secret.stringData : {})) data[k] = Buffer.from(String(v), 'utf-8').toString('base64');
+  const data: Record<string, unknown> = { ...(isRecord(secret.data) ? secret.data : {}) };
+  for (const [k, v] of Object.entries(isRecord(secret.stringData) ? secret.stringData : {})) data[k] = Buffer.from(String(v), 'utf-8').toString('base64');
   return data;
 }
 

@@ -7,7 +7,8 @@
  * every output names the result, and a choice the input contradicts is a
  * warning.
  */
-import { isObject, join, KubeObject, Problem } from './finding';
+import { isRecord } from '../k8s/syntax';
+import { join, KubeObject, Problem } from './finding';
 import { RULES } from './rules';
 import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSION_ANNOTATION, KubernetesVersion, kubernetesVersion, parseKubernetesVersion } from './versions';
 
@@ -45,7 +46,7 @@ export function judgedVersion(objects: readonly unknown[], option: string | unde
   const warn = (i: number, message: string) => problems.set(i, [...(problems.get(i) ?? []), { rule: RULES.kubernetesVersion, path: AT, message }]);
   const named = new Map<KubernetesVersion, number>();
   objects.forEach((o, i) => {
-    const value: unknown = isObject(o) && isObject((o as KubeObject).metadata?.annotations) ? (o as KubeObject).metadata.annotations[KUBERNETES_VERSION_ANNOTATION] : undefined;
+    const value: unknown = isRecord(o) && isRecord((o as KubeObject).metadata?.annotations) ? (o as KubeObject).metadata.annotations[KUBERNETES_VERSION_ANNOTATION] : undefined;
     if (value === undefined) return;
     const parsed = parseKubernetesVersion(value);
     if ('error' in parsed) {

@@ -6,7 +6,8 @@
  * not hold are judged at the level the caller names (`restricted` by
  * default): their labels are not known.
  */
-import { isObject, join, KubeObject, Problem, show } from './finding';
+import { isRecord } from '../k8s/syntax';
+import { join, KubeObject, Problem, show } from './finding';
 import { PodSecurityLevel } from './pod-security';
 import { RULES } from './rules';
 import { KubernetesVersion, minorOf } from './versions';
@@ -47,7 +48,7 @@ export function namespacePolicies(objects: readonly KubeObject[]): Map<string, N
   const policies = new Map<string, NamespacePolicy>();
   for (const o of objects) {
     if (o.kind !== 'Namespace' || o.apiVersion !== 'v1' || typeof o.metadata?.name !== 'string') continue;
-    const labels: Record<string, unknown> = isObject(o.metadata.labels) ? o.metadata.labels : {};
+    const labels: Record<string, unknown> = isRecord(o.metadata.labels) ? o.metadata.labels : {};
     const level = (mode: string) => (LEVELS.includes(labels[`${LABEL_PREFIX}${mode}`] as string) ? labels[`${LABEL_PREFIX}${mode}`] as PodSecurityLevel : undefined);
     const version = (mode: string) => (typeof labels[`${LABEL_PREFIX}${mode}-version`] === 'string' ? labels[`${LABEL_PREFIX}${mode}-version`] as string : undefined);
     policies.set(o.metadata.name, {
@@ -66,7 +67,7 @@ export function namespacePolicies(objects: readonly KubeObject[]): Map<string, N
  * validates them when the Namespace is created or changed.
  */
 export function checkNamespaceLabels(obj: KubeObject): Problem[] {
-  if (obj.kind !== 'Namespace' || !isObject(obj.metadata?.labels)) return [];
+  if (obj.kind !== 'Namespace' || !isRecord(obj.metadata?.labels)) return [];
   const problems: Problem[] = [];
   for (const mode of MODES) {
     const level = obj.metadata.labels[`${LABEL_PREFIX}${mode}`];

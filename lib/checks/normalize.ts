@@ -5,7 +5,8 @@
  * validation or by Pod Security admission). A copy: the caller's object is
  * never changed.
  */
-import { isObject, join, KubeObject, Problem } from './finding';
+import { isRecord } from '../k8s/syntax';
+import { join, KubeObject, Problem } from './finding';
 import { podTemplateOf } from './pod-templates';
 import { RULES } from './rules';
 import { atLeast, DEFAULT_KUBERNETES_VERSION, featureEnabled, FeatureGate, KubernetesVersion } from './versions';
@@ -90,10 +91,10 @@ function withoutNulls(value: unknown): unknown {
 function drop(from: KubeObject, path: readonly string[]): boolean {
   let node: unknown = from;
   for (const key of path.slice(0, -1)) {
-    node = isObject(node) ? node[key] : undefined;
+    node = isRecord(node) ? node[key] : undefined;
   }
   const last = path[path.length - 1];
-  if (!isObject(node) || !(last in node)) return false;
+  if (!isRecord(node) || !(last in node)) return false;
   delete node[last];
   return true;
 }
@@ -115,7 +116,7 @@ export function normalize(obj: KubeObject, version: KubernetesVersion = DEFAULT_
     for (const list of ['initContainers', 'containers', 'ephemeralContainers']) {
       const containers: unknown[] = Array.isArray(pod.spec[list]) ? pod.spec[list] : [];
       containers.forEach((c, i) => {
-        if (!isObject(c)) return;
+        if (!isRecord(c)) return;
         for (const field of gated.filter((f) => f.in === 'container')) {
           if (drop(c, field.path)) dropped(join(pod.specPath, list, i, ...field.path), field);
         }
@@ -123,8 +124,8 @@ export function normalize(obj: KubeObject, version: KubernetesVersion = DEFAULT_
     }
   }
   const jobSpecPath = object.kind === 'Job' ? ['spec'] : object.kind === 'CronJob' ? ['spec', 'jobTemplate', 'spec'] : undefined;
-  const jobSpec = jobSpecPath?.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), object);
-  if (jobSpecPath && isObject(jobSpec)) {
+  const jobSpec = jobSpecPath?.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), object);
+  if (jobSpecPath && isRecord(jobSpec)) {
     for (const field of gated.filter((f) => f.in === 'job')) {
       if (drop(jobSpec, field.path)) dropped(join('', ...jobSpecPath, ...field.path), field);
     }

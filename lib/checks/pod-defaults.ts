@@ -10,7 +10,8 @@
  * spells out a default does not restart anything.
  */
 import { canonicalResourceQuantity } from '../k8s/quantity';
-import { isObject, KubeObject } from './finding';
+import { isRecord } from '../k8s/syntax';
+import { KubeObject } from './finding';
 
 const setDefault = (obj: KubeObject, key: string, value: unknown) => {
   if (obj[key] === undefined || obj[key] === null) obj[key] = value;
@@ -25,14 +26,14 @@ function imageTag(image: string): string | undefined {
 }
 
 function defaultProbe(probe: unknown): void {
-  if (!isObject(probe)) return;
+  if (!isRecord(probe)) return;
   setDefault(probe, 'timeoutSeconds', 1);
   setDefault(probe, 'periodSeconds', 10);
   setDefault(probe, 'successThreshold', 1);
   setDefault(probe, 'failureThreshold', 3);
   for (const handler of ['httpGet']) {
-    if (isObject(probe[handler])) setDefault(probe[handler], 'scheme', 'HTTP');
-    if (isObject(probe[handler])) setDefault(probe[handler], 'path', '/');
+    if (isRecord(probe[handler])) setDefault(probe[handler], 'scheme', 'HTTP');
+    if (isRecord(probe[handler])) setDefault(probe[handler], 'path', '/');
   }
 }
 
@@ -44,16 +45,16 @@ function defaultContainer(c: KubeObject): void {
   setDefault(c, 'terminationMessagePath', '/dev/termination-log');
   setDefault(c, 'terminationMessagePolicy', 'File');
   for (const port of Array.isArray(c.ports) ? c.ports : []) {
-    if (isObject(port)) setDefault(port, 'protocol', 'TCP');
+    if (isRecord(port)) setDefault(port, 'protocol', 'TCP');
   }
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(c[probe]);
   for (const env of Array.isArray(c.env) ? c.env : []) {
-    if (isObject(env) && isObject(env.valueFrom) && isObject(env.valueFrom.fieldRef)) setDefault(env.valueFrom.fieldRef, 'apiVersion', 'v1');
+    if (isRecord(env) && isRecord(env.valueFrom) && isRecord(env.valueFrom.fieldRef)) setDefault(env.valueFrom.fieldRef, 'apiVersion', 'v1');
   }
-  if (isObject(c.resources)) {
+  if (isRecord(c.resources)) {
     for (const kind of ['requests', 'limits']) {
       const list = c.resources[kind];
-      if (isObject(list)) {
+      if (isRecord(list)) {
         for (const [name, value] of Object.entries(list)) {
           if (typeof value === 'string' || typeof value === 'number') list[name] = canonicalResourceQuantity(String(value));
         }
@@ -63,12 +64,12 @@ function defaultContainer(c: KubeObject): void {
 }
 
 function defaultVolume(v: KubeObject): void {
-  if (isObject(v.hostPath)) setDefault(v.hostPath, 'type', '');
+  if (isRecord(v.hostPath)) setDefault(v.hostPath, 'type', '');
   for (const source of ['secret', 'configMap']) {
-    if (isObject(v[source])) setDefault(v[source], 'defaultMode', 0o644);
+    if (isRecord(v[source])) setDefault(v[source], 'defaultMode', 0o644);
   }
-  if (isObject(v.projected)) setDefault(v.projected, 'defaultMode', 0o644);
-  if (isObject(v.downwardAPI)) setDefault(v.downwardAPI, 'defaultMode', 0o644);
+  if (isRecord(v.projected)) setDefault(v.projected, 'defaultMode', 0o644);
+  if (isRecord(v.downwardAPI)) setDefault(v.downwardAPI, 'defaultMode', 0o644);
 }
 
 /** Drops null, empty lists and empty maps (what omitempty leaves out), recursively. */
@@ -77,7 +78,7 @@ function compact(value: unknown): unknown {
     const list = value.map(compact);
     return list.length === 0 ? undefined : list;
   }
-  if (isObject(value)) {
+  if (isRecord(value)) {
     const entries = Object.entries(value).map(([k, v]) => [k, compact(v)] as const).filter(([, v]) => v !== undefined && v !== null);
     return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
@@ -89,8 +90,8 @@ function compact(value: unknown): unknown {
  * one revision. Takes `spec.template` (metadata and spec) of a workload.
  */
 export function storedTemplate(template: unknown): string {
-  const copy: KubeObject = isObject(template) ? structuredClone(template) : {};
-  const spec: KubeObject = isObject(copy.spec) ? copy.spec : (copy.spec = {});
+  const copy: KubeObject = isRecord(template) ? structuredClone(template) : {};
+  const spec: KubeObject = isRecord(copy.spec) ? copy.spec : (copy.spec = {});
   setDefault(spec, 'restartPolicy', 'Always');
   setDefault(spec, 'terminationGracePeriodSeconds', 30);
   setDefault(spec, 'dnsPolicy', 'ClusterFirst');
@@ -98,9 +99,9 @@ export function storedTemplate(template: unknown): string {
   setDefault(spec, 'schedulerName', 'default-scheduler');
   if (spec.serviceAccountName !== undefined) setDefault(spec, 'serviceAccount', spec.serviceAccountName);
   for (const field of ['containers', 'initContainers']) {
-    for (const c of Array.isArray(spec[field]) ? spec[field] : []) if (isObject(c)) defaultContainer(c);
+    for (const c of Array.isArray(spec[field]) ? spec[field] : []) if (isRecord(c)) defaultContainer(c);
   }
-  for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) if (isObject(v)) defaultVolume(v);
+  for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) if (isRecord(v)) defaultVolume(v);
   // The pod-level securityContext is a struct: {} stays; keep it through compact.
   const compacted = compact(copy) as KubeObject;
   return JSON.stringify(compacted);

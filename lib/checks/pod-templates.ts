@@ -1,4 +1,5 @@
-import { isObject, join, KubeObject } from './finding';
+import { isRecord } from '../k8s/syntax';
+import { join, KubeObject } from './finding';
 
 /** A pod spec inside an object, with where it sits. */
 export interface PodTemplate {
@@ -32,7 +33,7 @@ const TEMPLATE_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'Repli
 export function podTemplateOf(obj: KubeObject): PodTemplate | undefined {
   let at: string[];
   if (obj.kind === 'Pod') {
-    return { metadataPath: 'metadata', metadata: isObject(obj.metadata) ? obj.metadata : {}, specPath: 'spec', spec: isObject(obj.spec) ? obj.spec : {} };
+    return { metadataPath: 'metadata', metadata: isRecord(obj.metadata) ? obj.metadata : {}, specPath: 'spec', spec: isRecord(obj.spec) ? obj.spec : {} };
   } else if (TEMPLATE_KINDS.has(obj.kind)) {
     at = ['spec', 'template'];
   } else if (obj.kind === 'CronJob') {
@@ -42,13 +43,13 @@ export function podTemplateOf(obj: KubeObject): PodTemplate | undefined {
   } else {
     return undefined;
   }
-  const template = at.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), obj);
+  const template = at.reduce<unknown>((node, key) => (isRecord(node) ? node[key] : undefined), obj);
   const base = join('', ...at);
   return {
     metadataPath: join(base, 'metadata'),
-    metadata: isObject(template) && isObject(template.metadata) ? template.metadata : {},
+    metadata: isRecord(template) && isRecord(template.metadata) ? template.metadata : {},
     specPath: join(base, 'spec'),
-    spec: isObject(template) && isObject(template.spec) ? template.spec : {},
+    spec: isRecord(template) && isRecord(template.spec) ? template.spec : {},
   };
 }
 
@@ -59,7 +60,7 @@ export function containersOf(pod: PodTemplate): ContainerAt[] {
     const list = pod.spec[field];
     if (Array.isArray(list)) {
       list.forEach((container, i) => {
-        if (isObject(container)) {
+        if (isRecord(container)) {
           result.push({ container, path: join(pod.specPath, field, i) });
         }
       });

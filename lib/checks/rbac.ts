@@ -6,7 +6,8 @@
  * ResourceMatches, ResourceNameMatches; plugin/pkg/auth/authorizer/rbac:
  * RuleAllows). Which grants are dangerous is ./rbac-policy.ts's to say.
  */
-import { isObject, KubeObject } from './finding';
+import { isRecord } from '../k8s/syntax';
+import { KubeObject } from './finding';
 import { checkRbacPolicy } from './rbac-policy';
 import { RULES } from './rules';
 
@@ -30,7 +31,7 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filt
 export function grantsOf(rules: unknown): Grant[] {
   const grants: Grant[] = [];
   for (const rule of Array.isArray(rules) ? rules : []) {
-    if (!isObject(rule)) continue;
+    if (!isRecord(rule)) continue;
     const verbs = strings(rule.verbs);
     for (const url of strings(rule.nonResourceURLs)) {
       for (const verb of verbs) grants.push({ group: '', resource: '', verb, name: url, url: true });
@@ -92,13 +93,13 @@ export function formatGrant(grant: Grant): string {
 
 /** A binding's subject as one word: `ServiceAccount monitoring/agent`, `Group system:nodes`. */
 export function formatSubject(subject: unknown): string {
-  if (!isObject(subject)) return JSON.stringify(subject);
+  if (!isRecord(subject)) return JSON.stringify(subject);
   const namespace = typeof subject.namespace === 'string' && subject.namespace !== '' ? `${subject.namespace}/` : '';
   return `${String(subject.kind)} ${namespace}${String(subject.name)}`;
 }
 
 /** Subjects that stand for many identities: every authenticated user, every service account, everyone. */
 export function broadSubject(subject: unknown): string | undefined {
-  if (!isObject(subject) || subject.kind !== 'Group') return undefined;
+  if (!isRecord(subject) || subject.kind !== 'Group') return undefined;
   return ['system:authenticated', 'system:unauthenticated', 'system:serviceaccounts'].includes(String(subject.name)) || String(subject.name).startsWith('system:serviceaccounts:') ? `the group ${String(subject.name)}: many identities` : undefined;
 }

@@ -13,7 +13,7 @@
  * schemas, `x-kubernetes-*` extensions included.
  */
 import { parseQuantity } from '../k8s/quantity';
-import { editDistance } from '../k8s/syntax';
+import { editDistance, isRecord } from '../k8s/syntax';
 import { ADDED_APIS, apiChange, isServed, REMOVED_APIS } from './api-versions';
 import { join, KubeObject, Problem, show } from './finding';
 import { RULES } from './rules';
@@ -178,7 +178,7 @@ class Validator {
   }
 
   private object(value: unknown, schema: Schema, path: string, name?: string): void {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (!isRecord(value)) {
       this.add(path, `must be an object but is ${typeName(value)} ${show(value)}`);
       return;
     }
@@ -208,7 +208,7 @@ class Validator {
   /** A CRD schema: JSON Schema keywords (typed as the server's decoder wants) and any x-kubernetes-* extension. */
   private jsonSchemaProps(value: unknown, path: string): void {
     const def = this.defs[JSON_SCHEMA_PROPS];
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (!isRecord(value)) {
       this.add(path, `must be an object (a JSON Schema) but is ${typeName(value)} ${show(value)}`);
       return;
     }

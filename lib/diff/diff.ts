@@ -3,12 +3,13 @@
  * what it does to a cluster. Objects are matched by API group, kind,
  * namespace and name; one pass over each side (linear in the input).
  */
-import { isObject, KubeObject } from '../checks/finding';
+import { KubeObject } from '../checks/finding';
 import { groupKind, sameValue } from '../checks/immutable';
 import { describeVersionSource, judgedVersion } from '../checks/judged-version';
 import { CLUSTER_SCOPED_KINDS } from '../checks/metadata';
 import { minorOf } from '../checks/versions';
 import { KubeNode } from '../eligibility';
+import { isRecord } from '../k8s/syntax';
 import { immutableImpacts, podSecurityImpacts, pruneImpact, rbacImpacts } from './policy';
 import { DiffReport, Impact, IMPACT_KINDS, ImpactKind, ObjectDiff } from './types';
 import { eligibilityImpact, imageImpact, landsOn, resourcesImpact, rolloutImpact } from './workloads';
@@ -34,8 +35,8 @@ interface Entry {
   readonly file: string;
 }
 
-const nameOf = (o: KubeObject) => (isObject(o.metadata) && typeof o.metadata.name === 'string' ? o.metadata.name : '');
-const namespaceOf = (o: KubeObject) => (CLUSTER_SCOPED_KINDS.has(o.kind) ? undefined : isObject(o.metadata) && typeof o.metadata.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : undefined);
+const nameOf = (o: KubeObject) => (isRecord(o.metadata) && typeof o.metadata.name === 'string' ? o.metadata.name : '');
+const namespaceOf = (o: KubeObject) => (CLUSTER_SCOPED_KINDS.has(o.kind) ? undefined : isRecord(o.metadata) && typeof o.metadata.namespace === 'string' && o.metadata.namespace !== '' ? o.metadata.namespace : undefined);
 
 /** The identity kubectl applies by: group, kind, namespace, name. */
 const keyOf = (o: KubeObject) => `${groupKind(o)}\u0000${namespaceOf(o) ?? ''}\u0000${nameOf(o)}`;
@@ -44,7 +45,7 @@ const keyOf = (o: KubeObject) => `${groupKind(o)}\u0000${namespaceOf(o) ?? ''}\u
 function index(side: readonly SourcedObject[]): Map<string, Entry> {
   const map = new Map<string, Entry>();
   for (const { object, file } of side) {
-    if (isObject(object) && typeof object.kind === 'string' && typeof object.apiVersion === 'string') map.set(keyOf(object), { object, file });
+    if (isRecord(object) && typeof object.kind === 'string' && typeof object.apiVersion === 'string') map.set(keyOf(object), { object, file });
   }
   return map;
 }

@@ -3,13 +3,14 @@
  * (immutable), RBAC grants and subjects, Pod Security, and what is pruned.
  * The rules are asked of lib/checks.
  */
-import { isObject, KubeObject } from '../checks/finding';
+import { KubeObject } from '../checks/finding';
 import { immutableChanges } from '../checks/immutable';
 import { isAtLeastAsStrict, PodSecurityLevel, podSecurityNeeds } from '../checks/pod-security';
 import { podTemplateOf } from '../checks/pod-templates';
 import { broadSubject, dangerousGrant, dangerousRoleRef, formatGrant, formatSubject, grantsAdded, grantsOf } from '../checks/rbac';
 import { WAIVER_PREFIX } from '../checks/rules';
 import { printable } from '../eligibility';
+import { isRecord } from '../k8s/syntax';
 import { Impact } from './types';
 
 /** immutable: each field the server refuses to change on update, with the recipe. */
@@ -36,7 +37,7 @@ export function rbacImpacts(old: KubeObject | undefined, next: KubeObject | unde
     const removed = grantsAdded(b, a);
     if (added.length > 0) {
       const dangerous = added.map((g) => [g, dangerousGrant(g, obj.kind === 'ClusterRole')] as const).filter(([, why]) => why !== undefined).map(([g, why]) => `${formatGrant(g)} (${why})`);
-      const aggregated = isObject(next?.aggregationRule) ? ' (and whatever its aggregationRule gathers)' : '';
+      const aggregated = isRecord(next?.aggregationRule) ? ' (and whatever its aggregationRule gathers)' : '';
       impacts.push({
         kind: 'rbac-widened', warning: dangerous.length > 0, added: added.map(formatGrant), ...(dangerous.length > 0 ? { dangerous } : {}),
         message: `grants ${added.map(formatGrant).join(', ')}${aggregated}${dangerous.length > 0 ? `; dangerous: ${dangerous.join(', ')}` : ''}`,
@@ -49,7 +50,7 @@ export function rbacImpacts(old: KubeObject | undefined, next: KubeObject | unde
   } else if (RBAC_BINDINGS.has(obj.kind)) {
     const subjects = (o: KubeObject | undefined) => (Array.isArray(o?.subjects) ? o.subjects : []);
     const [a, b] = [subjects(old), subjects(next)];
-    const role = isObject(obj.roleRef) ? `${String(obj.roleRef.kind)} ${String(obj.roleRef.name)}` : 'its role';
+    const role = isRecord(obj.roleRef) ? `${String(obj.roleRef.kind)} ${String(obj.roleRef.name)}` : 'its role';
     const added = b.filter((s) => !a.some((x) => formatSubject(x) === formatSubject(s)));
     const removed = a.filter((s) => !b.some((x) => formatSubject(x) === formatSubject(s)));
     if (added.length > 0) {
@@ -71,13 +72,13 @@ const ENFORCE = 'pod-security.kubernetes.io/enforce';
 const ENFORCE_VERSION = 'pod-security.kubernetes.io/enforce-version';
 const LEVELS = Object.values(PodSecurityLevel) as string[];
 
-const labelsOf = (obj: KubeObject): Record<string, unknown> => (isObject(obj.metadata) && isObject(obj.metadata.labels) ? obj.metadata.labels : {});
+const labelsOf = (obj: KubeObject): Record<string, unknown> => (isRecord(obj.metadata) && isRecord(obj.metadata.labels) ? obj.metadata.labels : {});
 /** A namespace's enforced level; without the label PSA enforces privileged. */
 const enforced = (obj: KubeObject): PodSecurityLevel => (LEVELS.includes(String(labelsOf(obj)[ENFORCE])) ? labelsOf(obj)[ENFORCE] as PodSecurityLevel : PodSecurityLevel.PRIVILEGED);
 
 /** The object's waivers (annotations `checks.node-reporter.dev/waive-<rule>`), rule by reason. */
 function waivers(obj: KubeObject): Map<string, string> {
-  const annotations = isObject(obj.metadata) && isObject(obj.metadata.annotations) ? obj.metadata.annotations : {};
+  const annotations = isRecord(obj.metadata) && isRecord(obj.metadata.annotations) ? obj.metadata.annotations : {};
   return new Map(Object.entries(annotations).filter(([k]) => k.startsWith(WAIVER_PREFIX)).map(([k, v]) => [k.slice(WAIVER_PREFIX.length), String(v)]));
 }
 

@@ -4,18 +4,19 @@
  * are asked of lib/checks (how the server stores a template) and
  * lib/eligibility (which nodes a DaemonSet runs on).
  */
-import { isObject, KubeObject } from '../checks/finding';
+import { KubeObject } from '../checks/finding';
 import { sameValue } from '../checks/immutable';
 import { storedTemplate } from '../checks/pod-defaults';
 import { compareEligibility, daemonSetsOfManifest, evaluateNodes, formatEligibilityChange, KubeNode, nameList, printable } from '../eligibility';
 import { canonicalResourceQuantity, parseQuantity, quantityToNumber } from '../k8s/quantity';
+import { isRecord } from '../k8s/syntax';
 import { Impact } from './types';
 
 /** Kinds whose pods restart when their template changes. */
 const ROLLING_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet']);
 
-const templateOf = (obj: KubeObject): KubeObject => (isObject(obj.spec) && isObject(obj.spec.template) ? obj.spec.template : {});
-const podSpecOf = (obj: KubeObject): KubeObject => (isObject(templateOf(obj).spec) ? templateOf(obj).spec : {});
+const templateOf = (obj: KubeObject): KubeObject => (isRecord(obj.spec) && isRecord(obj.spec.template) ? obj.spec.template : {});
+const podSpecOf = (obj: KubeObject): KubeObject => (isRecord(templateOf(obj).spec) ? templateOf(obj).spec : {});
 
 /** The leaf paths where two values differ, under a prefix (arrays by index), at most `max`. */
 export function changedPaths(a: unknown, b: unknown, prefix: string, max = 8): string[] {
@@ -24,7 +25,7 @@ export function changedPaths(a: unknown, b: unknown, prefix: string, max = 8): s
     if (out.length >= max || sameValue(x, y)) return;
     if (Array.isArray(x) && Array.isArray(y)) {
       for (let i = 0; i < Math.max(x.length, y.length); i++) walk(x[i], y[i], `${at}[${i}]`);
-    } else if (isObject(x) && isObject(y)) {
+    } else if (isRecord(x) && isRecord(y)) {
       for (const key of [...new Set([...Object.keys(x), ...Object.keys(y)])].sort()) walk(x[key], y[key], /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`);
     } else {
       out.push(at);
@@ -46,11 +47,11 @@ function scaled(value: unknown, total: number, fallback: number | string, roundU
 
 /** How the rollout proceeds, and (when the pod count is known) in how many rounds. */
 function strategyOf(obj: KubeObject, pods: number | undefined): { strategy: string; rounds?: number; how: string } {
-  const spec: KubeObject = isObject(obj.spec) ? obj.spec : {};
+  const spec: KubeObject = isRecord(obj.spec) ? obj.spec : {};
   if (obj.kind === 'DaemonSet') {
-    const strategy = isObject(spec.updateStrategy) ? spec.updateStrategy : {};
+    const strategy = isRecord(spec.updateStrategy) ? spec.updateStrategy : {};
     if (strategy.type === 'OnDelete') return { strategy: 'OnDelete', how: 'OnDelete: no pod restarts until it is deleted; each new pod gets the new template' };
-    const rolling = isObject(strategy.rollingUpdate) ? strategy.rollingUpdate : {};
+    const rolling = isRecord(strategy.rollingUpdate) ? strategy.rollingUpdate : {};
     const [unavailableText, surgeText] = [rolling.maxUnavailable ?? 1, rolling.maxSurge ?? 0];
     const how = `RollingUpdate, maxUnavailable ${unavailableText}, maxSurge ${surgeText}`;
     const surging = /^[1-9]\d*%?$/.test(String(surgeText));
@@ -62,20 +63,20 @@ function strategyOf(obj: KubeObject, pods: number | undefined): { strategy: stri
     return { strategy: how, rounds, how: `${how}: ${pods} pod(s) on ${pods} node(s), ${step} at a time, ${rounds} round(s)${surge > 0 ? ', each new pod ready before the old one stops' : ', each node without its agent while its pod restarts'}` };
   }
   if (obj.kind === 'Deployment') {
-    const strategy = isObject(spec.strategy) ? spec.strategy : {};
+    const strategy = isRecord(spec.strategy) ? spec.strategy : {};
     const replicas = typeof spec.replicas === 'number' ? spec.replicas : 1;
     if (strategy.type === 'Recreate') return { strategy: 'Recreate', rounds: 1, how: `Recreate: all ${replicas} pod(s) stop, then the new ones start` };
-    const rolling = isObject(strategy.rollingUpdate) ? strategy.rollingUpdate : {};
+    const rolling = isRecord(strategy.rollingUpdate) ? strategy.rollingUpdate : {};
     const surge = scaled(rolling.maxSurge, replicas, '25%', true);
     const unavailable = scaled(rolling.maxUnavailable, replicas, '25%', false);
     const step = Math.max(1, surge + unavailable);
     const rounds = Math.ceil(replicas / step);
     return { strategy: `RollingUpdate, maxSurge ${rolling.maxSurge ?? '25%'}, maxUnavailable ${rolling.maxUnavailable ?? '25%'}`, rounds, how: `RollingUpdate, maxSurge ${rolling.maxSurge ?? '25%'} (${surge}), maxUnavailable ${rolling.maxUnavailable ?? '25%'} (${unavailable}): ${replicas} pod(s), about ${rounds} round(s)` };
   }
-  const strategy = isObject(spec.updateStrategy) ? spec.updateStrategy : {};
+  const strategy = isRecord(spec.updateStrategy) ? spec.updateStrategy : {};
   const replicas = typeof spec.replicas === 'number' ? spec.replicas : 1;
   if (strategy.type === 'OnDelete') return { strategy: 'OnDelete', how: 'OnDelete: no pod restarts until it is deleted' };
-  const partition = isObject(strategy.rollingUpdate) && typeof strategy.rollingUpdate.partition === 'number' ? strategy.rollingUpdate.partition : 0;
+  const partition = isRecord(strategy.rollingUpdate) && typeof strategy.rollingUpdate.partition === 'number' ? strategy.rollingUpdate.partition : 0;
   const restarted = Math.max(0, replicas - partition);
   return { strategy: 'RollingUpdate', rounds: restarted, how: `RollingUpdate: ${restarted} of ${replicas} pod(s), one at a time from the highest ordinal${partition > 0 ? ` (partition ${partition})` : ''}` };
 }
@@ -87,7 +88,7 @@ function podCount(obj: KubeObject, nodes: readonly KubeNode[] | undefined, sourc
     const [ds] = daemonSetsOfManifest([obj], source);
     return evaluateNodes(nodes, ds.scheduling).desired;
   }
-  return isObject(obj.spec) && typeof obj.spec.replicas === 'number' ? obj.spec.replicas : 1;
+  return isRecord(obj.spec) && typeof obj.spec.replicas === 'number' ? obj.spec.replicas : 1;
 }
 
 /** rollout: the stored template differs, so the controller makes a new revision and replaces the pods. */
@@ -107,7 +108,7 @@ function containersByName(obj: KubeObject): Map<string, KubeObject> {
   const map = new Map<string, KubeObject>();
   for (const field of ['initContainers', 'containers']) {
     for (const c of Array.isArray(spec[field]) ? spec[field] : []) {
-      if (isObject(c)) map.set(`${field === 'initContainers' ? 'init container' : 'container'} ${printable(String(c.name ?? ''))}`, c);
+      if (isRecord(c)) map.set(`${field === 'initContainers' ? 'init container' : 'container'} ${printable(String(c.name ?? ''))}`, c);
     }
   }
   return map;
@@ -132,7 +133,7 @@ const RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
 function podTotal(obj: KubeObject, list: 'requests' | 'limits', resource: string): number {
   let total = 0;
   for (const c of Array.isArray(podSpecOf(obj).containers) ? podSpecOf(obj).containers : []) {
-    const q = isObject(c) && isObject(c.resources) && isObject(c.resources[list]) ? parseQuantity(c.resources[list][resource]) : undefined;
+    const q = isRecord(c) && isRecord(c.resources) && isRecord(c.resources[list]) ? parseQuantity(c.resources[list][resource]) : undefined;
     if (q) total += quantityToNumber(q);
   }
   return total;
@@ -149,8 +150,8 @@ export function resourcesImpact(old: KubeObject, next: KubeObject, nodes: readon
     const before = a.get(name);
     if (before === undefined) continue;
     for (const list of ['requests', 'limits']) {
-      const x = isObject(before.resources) && isObject(before.resources[list]) ? before.resources[list] : {};
-      const y = isObject(c.resources) && isObject(c.resources[list]) ? c.resources[list] : {};
+      const x = isRecord(before.resources) && isRecord(before.resources[list]) ? before.resources[list] : {};
+      const y = isRecord(c.resources) && isRecord(c.resources[list]) ? c.resources[list] : {};
       for (const key of [...new Set([...Object.keys(x), ...Object.keys(y)])].sort()) {
         const stored = (v: unknown) => (v === undefined ? '' : canonicalResourceQuantity(String(v)));
         if (stored(x[key]) !== stored(y[key])) fields.push(`${name} ${list}.${key} ${x[key] ?? '(none)'} -> ${y[key] ?? '(none)'}`);
@@ -173,7 +174,7 @@ export function resourcesImpact(old: KubeObject, next: KubeObject, nodes: readon
 
 /** A toleration as one word: `key=value:Effect` or `key:Effect (Exists)`; `*` for an Exists without key. */
 function tolerationText(t: unknown): string {
-  if (!isObject(t)) return JSON.stringify(t);
+  if (!isRecord(t)) return JSON.stringify(t);
   const key = t.key === undefined || t.key === '' ? '*' : String(t.key);
   return `${key}${t.value ? `=${String(t.value)}` : ''}${t.effect ? `:${String(t.effect)}` : ':(every effect)'}${t.operator === 'Exists' || t.value === undefined ? ' (Exists)' : ''}`;
 }

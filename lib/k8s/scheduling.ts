@@ -4,7 +4,7 @@
  * The node policies render with these types, eligibility judges with these
  * functions, and the checks validate with these rules.
  */
-import { checkLabelValue, checkQualifiedName, defined, Problem, problem } from './syntax';
+import { checkLabelValue, checkQualifiedName, defined, isRecord, Problem, problem } from './syntax';
 
 /** The operators of a node selector requirement (core/v1 NodeSelectorOperator). */
 export type NodeSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
@@ -188,7 +188,7 @@ export function affinityMatches(terms: readonly NodeSelectorTerm[], name: string
  * (the server does not check them, but no node label could match another).
  */
 export function checkNodeSelectorRequirement(prop: string, requirement: unknown): Problem[] {
-  if (typeof requirement !== 'object' || requirement === null || Array.isArray(requirement)) {
+  if (!isRecord(requirement)) {
     return [problem(prop, 'an object { key, operator, values? }', requirement)];
   }
   const r = requirement as Record<string, unknown>;
@@ -231,7 +231,7 @@ export function checkNodeSelectorRequirement(prop: string, requirement: unknown)
  * only with NoExecute.
  */
 export function checkToleration(prop: string, toleration: unknown): Problem[] {
-  if (typeof toleration !== 'object' || toleration === null || Array.isArray(toleration)) {
+  if (!isRecord(toleration)) {
     return [problem(prop, 'an object { key?, operator?, value?, effect?, tolerationSeconds? }', toleration)];
   }
   const t = toleration as Record<string, unknown>;

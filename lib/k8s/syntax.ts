@@ -168,8 +168,8 @@ export function checkConfigKey(prop: string, value: unknown): Problem | undefine
     ? undefined : problem(prop, allowed, value);
 }
 
-/** A plain object (not an array, not null), as labels and annotations are. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
+/** A plain object (not an array, not null): labels, annotations, a parsed Kubernetes object. The one such test in lib/; narrowing keeps what the value was known to be (a loosely typed `any` stays loose, `unknown` becomes a record of unknowns). */
+export function isRecord<T>(value: T): value is T & Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -4,18 +4,18 @@
  */
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
-import { Add, isInt, isObject, list, unsupported } from './common';
+import { Add, isInt, isRecord, list, unsupported } from './common';
 
 const METRIC_TYPES = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
 const TARGET_TYPES = ['AverageValue', 'Utilization', 'Value'];
 
 /** validateMetricTarget: a type, and the value it names. */
 function checkTarget(add: Add, path: string, target: unknown): void {
-  if (!isObject(target)) {
+  if (!isRecord(target)) {
     add(RULES.apiAutoscaling, path, 'Required value: must specify a metric target');
     return;
   }
-  if (!TARGET_TYPES.includes(target.type)) {
+  if (!TARGET_TYPES.includes(target.type as string)) {
     add(RULES.apiAutoscaling, join(path, 'type'), `Invalid value: ${show(target.type ?? '')}: must be either Utilization, Value, or AverageValue`);
   }
   if (isInt(target.averageUtilization) && target.averageUtilization < 1) {
@@ -29,8 +29,8 @@ function checkTarget(add: Add, path: string, target: unknown): void {
 /** ValidateHorizontalPodAutoscaler: the target reference, minReplicas at most maxReplicas, each metric of a known type with its source. */
 export function checkHorizontalPodAutoscaler(add: Add, obj: KubeObject): void {
   if (obj.apiVersion !== 'autoscaling/v2') return;
-  const spec = isObject(obj.spec) ? obj.spec : {};
-  const ref = isObject(spec.scaleTargetRef) ? spec.scaleTargetRef : {};
+  const spec = isRecord(obj.spec) ? obj.spec : {};
+  const ref = isRecord(spec.scaleTargetRef) ? spec.scaleTargetRef : {};
   for (const field of ['kind', 'name']) {
     if (typeof ref[field] !== 'string' || ref[field] === '') add(RULES.apiAutoscaling, join('spec', 'scaleTargetRef', field), 'Required value');
   }
@@ -47,7 +47,7 @@ export function checkHorizontalPodAutoscaler(add: Add, obj: KubeObject): void {
       return;
     }
     const source = { ContainerResource: 'containerResource', External: 'external', Object: 'object', Pods: 'pods', Resource: 'resource' }[m.type as string]!;
-    if (!isObject(m[source])) {
+    if (!isRecord(m[source])) {
       add(RULES.apiAutoscaling, join(at, source), `Required value: must populate information for the given metric source (type ${m.type})`);
       return;
     }

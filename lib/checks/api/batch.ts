@@ -4,7 +4,7 @@
 import { join, KubeObject, show } from '../finding';
 import { PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
-import { Add, checkLabelSelector, checkNonNegative, isInt, isObject, unsupported } from './common';
+import { Add, checkLabelSelector, checkNonNegative, isInt, isRecord, unsupported } from './common';
 
 /** validateScheduleFormat: a standard five-field cron spec or a descriptor, without a TZ prefix. */
 function cronProblem(schedule: string): string | undefined {
@@ -62,10 +62,10 @@ function checkJobSpec(add: Add, path: string, spec: KubeObject, pod: PodTemplate
 /** ValidateJob and ValidateCronJob. */
 export function checkJob(add: Add, obj: KubeObject, pod: PodTemplate | undefined): void {
   if (obj.kind === 'Job') {
-    checkJobSpec(add, 'spec', isObject(obj.spec) ? obj.spec : {}, pod);
+    checkJobSpec(add, 'spec', isRecord(obj.spec) ? obj.spec : {}, pod);
     return;
   }
-  const spec = isObject(obj.spec) ? obj.spec : {};
+  const spec = isRecord(obj.spec) ? obj.spec : {};
   if (typeof spec.schedule !== 'string' || spec.schedule === '') {
     add(RULES.apiJob, 'spec.schedule', 'Required value');
   } else {
@@ -84,6 +84,6 @@ export function checkJob(add: Add, obj: KubeObject, pod: PodTemplate | undefined
   if (typeof obj.metadata?.name === 'string' && obj.metadata.name.length > 52) {
     add(RULES.apiJob, 'metadata.name', `Invalid value: ${show(obj.metadata.name)}: must be no more than 52 characters`);
   }
-  const jobSpec = isObject(spec.jobTemplate) && isObject(spec.jobTemplate.spec) ? spec.jobTemplate.spec : {};
+  const jobSpec = isRecord(spec.jobTemplate) && isRecord(spec.jobTemplate.spec) ? spec.jobTemplate.spec : {};
   checkJobSpec(add, 'spec.jobTemplate.spec', jobSpec, pod);
 }

@@ -2,18 +2,18 @@
  * Helpers of the API-validation rules: the server's message forms ("Unsupported value",
  * "Invalid value") and the checks of values several API groups share.
  */
-import { checkLabelValue, checkQualifiedName } from '../../k8s/syntax';
-import { isObject, join, KubeObject, show } from '../finding';
+import { checkLabelValue, checkQualifiedName, isRecord } from '../../k8s/syntax';
+import { join, KubeObject, show } from '../finding';
 import { Rule, RULES } from '../rules';
 
 /** Records one problem: the rule, the field path and the message. */
 export type Add = (rule: Rule, path: string, message: string) => void;
 
-export { isObject };
+export { isRecord };
 
 /** ValidateLabels (apimachinery unversioned validation): each key a qualified name, each value a label value; anything but an object is the schema's. */
 export function checkLabels(add: Add, rule: Rule, path: string, labels: unknown): void {
-  if (!isObject(labels)) return;
+  if (!isRecord(labels)) return;
   for (const [key, value] of Object.entries(labels)) {
     const keyProblem = checkQualifiedName('key', key);
     const problem = keyProblem ?? checkLabelValue('value', value);
@@ -22,7 +22,7 @@ export function checkLabels(add: Add, rule: Rule, path: string, labels: unknown)
 }
 
 /** The objects of an array field; anything else is the schema check's to report. */
-export const list = (value: unknown): KubeObject[] => (Array.isArray(value) ? value.filter(isObject) : []);
+export const list = (value: unknown): KubeObject[] => (Array.isArray(value) ? value.filter(isRecord) : []);
 
 /** An integer JSON number. */
 export const isInt = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
@@ -68,7 +68,7 @@ export function checkNonNegative(add: Add, rule: Rule, path: string, value: unkn
  * them, each a label value.
  */
 export function checkLabelSelector(add: Add, path: string, selector: unknown): void {
-  if (!isObject(selector)) return;
+  if (!isRecord(selector)) return;
   checkLabels(add, RULES.apiLabelSelector, join(path, 'matchLabels'), selector.matchLabels);
   list(selector.matchExpressions).forEach((r, i) => {
     const at = join(path, 'matchExpressions', i);

@@ -9,7 +9,7 @@ import { checkDns1123Label, checkLabelValue, checkQualifiedName } from '../../k8
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
 import { atLeast, KubernetesVersion } from '../versions';
-import { Add, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
+import { Add, checkLabelSelector, invalid, isInt, isRecord, list, unsupported } from './common';
 
 /** ValidateTolerations, as the server applies it (label-value syntax for Equal). */
 export function checkTolerations(add: Add, path: string, tolerations: unknown): void {
@@ -95,23 +95,23 @@ function checkPodAffinityTerm(add: Add, path: string, term: KubeObject): void {
 
 /** validatePodAffinity and validatePodAntiAffinity: required terms, and weighted preferred ones. */
 function checkPodAffinity(add: Add, path: string, affinity: unknown): void {
-  if (!isObject(affinity)) return;
+  if (!isRecord(affinity)) return;
   list(affinity.requiredDuringSchedulingIgnoredDuringExecution).forEach((t, i) => checkPodAffinityTerm(add, join(path, 'requiredDuringSchedulingIgnoredDuringExecution', i), t));
   list(affinity.preferredDuringSchedulingIgnoredDuringExecution).forEach((p, i) => {
     const at = join(path, 'preferredDuringSchedulingIgnoredDuringExecution', i);
     if (isInt(p.weight) && (p.weight < 1 || p.weight > 100)) add(RULES.apiAffinity, join(at, 'weight'), `Invalid value: ${p.weight}: must be in the range 1-100`);
-    if (isObject(p.podAffinityTerm)) checkPodAffinityTerm(add, join(at, 'podAffinityTerm'), p.podAffinityTerm);
+    if (isRecord(p.podAffinityTerm)) checkPodAffinityTerm(add, join(at, 'podAffinityTerm'), p.podAffinityTerm);
   });
 }
 
 export function checkAffinity(add: Add, path: string, affinity: unknown, version: KubernetesVersion): void {
-  if (!isObject(affinity)) return;
+  if (!isRecord(affinity)) return;
   checkPodAffinity(add, join(path, 'affinity', 'podAffinity'), affinity.podAffinity);
   checkPodAffinity(add, join(path, 'affinity', 'podAntiAffinity'), affinity.podAntiAffinity);
-  if (!isObject(affinity.nodeAffinity)) return;
+  if (!isRecord(affinity.nodeAffinity)) return;
   const at = join(path, 'affinity', 'nodeAffinity');
   const required = affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution;
-  if (isObject(required)) {
+  if (isRecord(required)) {
     if (list(required.nodeSelectorTerms).length === 0) {
       add(RULES.apiAffinity, join(at, 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'), 'Required value: must have at least one node selector term');
     }
@@ -127,7 +127,7 @@ export function checkAffinity(add: Add, path: string, affinity: unknown, version
   list(affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution).forEach((p, i) => {
     const pat = join(at, 'preferredDuringSchedulingIgnoredDuringExecution', i);
     if (isInt(p.weight) && (p.weight < 1 || p.weight > 100)) add(RULES.apiAffinity, join(pat, 'weight'), `Invalid value: ${p.weight}: must be in the range 1-100`);
-    if (isObject(p.preference)) checkNodeSelectorTerm(add, join(pat, 'preference'), p.preference);
+    if (isRecord(p.preference)) checkNodeSelectorTerm(add, join(pat, 'preference'), p.preference);
   });
 }
 

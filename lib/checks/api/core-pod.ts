@@ -9,7 +9,7 @@ import { join, KubeObject, show } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
 import { Rule, RULES } from '../rules';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../versions';
-import { Add, checkLabels, invalid, isInt, isObject, list, unsupported } from './common';
+import { Add, checkLabels, invalid, isInt, isRecord, list, unsupported } from './common';
 import { checkAffinity, checkTolerations, checkTopologySpread } from './core-pod-scheduling';
 import { checkVolumeMounts, checkVolumes } from './core-volumes';
 import { envNameProblem, lifecycleHandlers, regularContainerRestartPolicy } from './versioned';
@@ -50,9 +50,9 @@ function checkEnv(add: Add, path: string, c: KubeObject, version: KubernetesVers
       const problem = envNameProblem(e.name, version);
       if (problem) add(RULES.apiEnv, join(at, 'name'), `Invalid value: ${show(e.name)}: ${problem}`);
     }
-    if (!isObject(e.valueFrom)) return;
+    if (!isRecord(e.valueFrom)) return;
     const from = e.valueFrom;
-    const sources = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'].filter((k) => isObject(from[k]));
+    const sources = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'].filter((k) => isRecord(from[k]));
     if (e.value !== undefined && e.value !== '' && sources.length > 0) {
       add(RULES.apiEnv, join(at, 'valueFrom'), 'Invalid value: "": may not be specified when `value` is not empty');
     }
@@ -91,7 +91,7 @@ function checkEnv(add: Add, path: string, c: KubeObject, version: KubernetesVers
   });
   list(c.envFrom).forEach((e, i) => {
     const at = join(path, 'envFrom', i);
-    const sources = ['configMapRef', 'secretRef'].filter((k) => isObject(e[k]));
+    const sources = ['configMapRef', 'secretRef'].filter((k) => isRecord(e[k]));
     if (sources.length !== 1) {
       add(RULES.apiEnv, at, sources.length === 0 ? 'Invalid value: "": must specify one of: `configMapRef` or `secretRef`' : 'Invalid value: "": may not have more than one field specified at a time');
     }
@@ -107,9 +107,9 @@ const STANDARD_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
 
 function checkResources(add: Add, path: string, c: KubeObject): void {
   const r = c.resources;
-  if (!isObject(r)) return;
+  if (!isRecord(r)) return;
   for (const kind of ['limits', 'requests']) {
-    if (!isObject(r[kind])) continue;
+    if (!isRecord(r[kind])) continue;
     for (const [name, value] of Object.entries(r[kind])) {
       const at = join(path, 'resources', kind, name);
       const standard = STANDARD_RESOURCES.includes(name) || name.startsWith('hugepages-');
@@ -126,7 +126,7 @@ function checkResources(add: Add, path: string, c: KubeObject): void {
       }
     }
   }
-  if (isObject(r.limits) && isObject(r.requests)) {
+  if (isRecord(r.limits) && isRecord(r.requests)) {
     for (const [name, value] of Object.entries(r.requests)) {
       const req = parseQuantity(value);
       const lim = parseQuantity(r.limits[name]);
@@ -142,27 +142,27 @@ function checkResources(add: Add, path: string, c: KubeObject): void {
 
 /** validateHandler: exactly one of the handler fields. */
 function checkHandler(add: Add, path: string, handler: KubeObject, kinds: readonly string[]): void {
-  const set = kinds.filter((k) => isObject(handler[k]));
+  const set = kinds.filter((k) => isRecord(handler[k]));
   if (set.length === 0) {
     add(RULES.apiProbes, path, 'Required value: must specify a handler type');
   } else if (set.length > 1) {
     add(RULES.apiProbes, join(path, set[1]), 'Forbidden: may not specify more than 1 handler type');
   }
-  if (isObject(handler.httpGet)) {
+  if (isRecord(handler.httpGet)) {
     if (handler.httpGet.port === undefined) add(RULES.apiProbes, join(path, 'httpGet', 'port'), 'Required value');
     else checkPortNumOrName(add, RULES.apiProbes, join(path, 'httpGet', 'port'), handler.httpGet.port);
     if (handler.httpGet.scheme !== undefined && !['HTTP', 'HTTPS'].includes(handler.httpGet.scheme)) {
       add(RULES.apiProbes, join(path, 'httpGet', 'scheme'), unsupported(handler.httpGet.scheme, ['HTTP', 'HTTPS']));
     }
   }
-  if (isObject(handler.tcpSocket)) {
+  if (isRecord(handler.tcpSocket)) {
     if (handler.tcpSocket.port === undefined) add(RULES.apiProbes, join(path, 'tcpSocket', 'port'), 'Required value');
     else checkPortNumOrName(add, RULES.apiProbes, join(path, 'tcpSocket', 'port'), handler.tcpSocket.port);
   }
-  if (isObject(handler.exec) && (!Array.isArray(handler.exec.command) || handler.exec.command.length === 0)) {
+  if (isRecord(handler.exec) && (!Array.isArray(handler.exec.command) || handler.exec.command.length === 0)) {
     add(RULES.apiProbes, join(path, 'exec', 'command'), 'Required value');
   }
-  if (isObject(handler.grpc) && isInt(handler.grpc.port) && (handler.grpc.port < 1 || handler.grpc.port > 65535)) {
+  if (isRecord(handler.grpc) && isInt(handler.grpc.port) && (handler.grpc.port < 1 || handler.grpc.port > 65535)) {
     add(RULES.apiProbes, join(path, 'grpc', 'port'), `Invalid value: ${handler.grpc.port}: must be between 1 and 65535, inclusive`);
   }
 }
@@ -170,7 +170,7 @@ function checkHandler(add: Add, path: string, handler: KubeObject, kinds: readon
 function checkProbes(add: Add, path: string, c: KubeObject, init: boolean, version: KubernetesVersion): void {
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
     const p = c[probe];
-    if (!isObject(p)) continue;
+    if (!isRecord(p)) continue;
     const at = join(path, probe);
     if (init && !c.restartPolicy) {
       add(RULES.apiProbes, at, 'Forbidden: may not be set for init containers without restartPolicy=Always');
@@ -187,9 +187,9 @@ function checkProbes(add: Add, path: string, c: KubeObject, init: boolean, versi
       add(RULES.apiProbes, join(at, 'terminationGracePeriodSeconds'), 'Invalid value: must not be set for readinessProbes');
     }
   }
-  if (isObject(c.lifecycle)) {
+  if (isRecord(c.lifecycle)) {
     for (const hook of ['postStart', 'preStop']) {
-      if (isObject(c.lifecycle[hook])) {
+      if (isRecord(c.lifecycle[hook])) {
         checkHandler(add, join(path, 'lifecycle', hook), c.lifecycle[hook], lifecycleHandlers(version));
       }
     }
@@ -200,7 +200,7 @@ function checkProbes(add: Add, path: string, c: KubeObject, init: boolean, versi
 const CAPABILITY_SYS_ADMIN = 'CAP_SYS_ADMIN';
 
 function checkSecurityContext(add: Add, path: string, sc: unknown, pod: boolean): void {
-  if (!isObject(sc)) return;
+  if (!isRecord(sc)) return;
   for (const id of ['runAsUser', 'runAsGroup', ...(pod ? ['fsGroup'] : [])]) {
     if (isInt(sc[id]) && (sc[id] < 0 || sc[id] > 2147483647)) {
       add(RULES.apiSecurityContext, join(path, id), `Invalid value: ${sc[id]}: must be between 0 and 2147483647, inclusive`);
@@ -213,25 +213,25 @@ function checkSecurityContext(add: Add, path: string, sc: unknown, pod: boolean)
         add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), `Invalid value: ${show(s.name)}: must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$`);
       }
     });
-    if (sc.fsGroupChangePolicy !== undefined && !['OnRootMismatch', 'Always'].includes(sc.fsGroupChangePolicy)) {
+    if (sc.fsGroupChangePolicy !== undefined && !['OnRootMismatch', 'Always'].includes(sc.fsGroupChangePolicy as string)) {
       add(RULES.apiSecurityContext, join(path, 'fsGroupChangePolicy'), unsupported(sc.fsGroupChangePolicy, ['OnRootMismatch', 'Always']));
     }
   } else {
     if (sc.privileged === true && sc.allowPrivilegeEscalation === false) {
       add(RULES.apiSecurityContext, path, 'Invalid value: "": cannot set `allowPrivilegeEscalation` to false and `privileged` to true');
     }
-    const added: unknown[] = isObject(sc.capabilities) && Array.isArray(sc.capabilities.add) ? sc.capabilities.add : [];
+    const added: unknown[] = isRecord(sc.capabilities) && Array.isArray(sc.capabilities.add) ? sc.capabilities.add : [];
     if (sc.allowPrivilegeEscalation === false && added.includes(CAPABILITY_SYS_ADMIN)) {
       add(RULES.apiSecurityContext, path, 'Invalid value: "": cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN');
     }
-    if (sc.procMount !== undefined && !['Default', 'Unmasked'].includes(sc.procMount)) {
+    if (sc.procMount !== undefined && !['Default', 'Unmasked'].includes(sc.procMount as string)) {
       add(RULES.apiSecurityContext, join(path, 'procMount'), unsupported(sc.procMount, ['Default', 'Unmasked']));
     }
   }
   const seccomp = sc.seccompProfile;
-  if (isObject(seccomp)) {
+  if (isRecord(seccomp)) {
     const at = join(path, 'seccompProfile');
-    if (!['Localhost', 'RuntimeDefault', 'Unconfined'].includes(seccomp.type)) {
+    if (!['Localhost', 'RuntimeDefault', 'Unconfined'].includes(seccomp.type as string)) {
       add(RULES.apiSecurityContext, join(at, 'type'), seccomp.type === undefined ? 'Required value' : unsupported(seccomp.type, ['Localhost', 'RuntimeDefault', 'Unconfined']));
     } else if (seccomp.type === 'Localhost' && (typeof seccomp.localhostProfile !== 'string' || seccomp.localhostProfile === '')) {
       add(RULES.apiSecurityContext, join(at, 'localhostProfile'), 'Required value: must be set when seccomp type is Localhost');
@@ -278,7 +278,7 @@ function checkDns(add: Add, pod: PodTemplate): void {
   if (spec.dnsPolicy !== undefined && !policies.includes(spec.dnsPolicy)) {
     add(RULES.apiDns, join(pod.specPath, 'dnsPolicy'), unsupported(spec.dnsPolicy, policies));
   }
-  const config = isObject(spec.dnsConfig) ? spec.dnsConfig : undefined;
+  const config = isRecord(spec.dnsConfig) ? spec.dnsConfig : undefined;
   if (spec.dnsPolicy === 'None' && (!config || !Array.isArray(config.nameservers) || config.nameservers.length === 0)) {
     add(RULES.apiDns, join(pod.specPath, 'dnsConfig', 'nameservers'), 'Required value: must provide at least one DNS nameserver when DNSPolicy is set to "None"');
   }
@@ -306,13 +306,13 @@ const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 /** validateWindows: the Linux-only fields a pod with os.name windows may not set. */
 function checkWindows(add: Add, pod: PodTemplate): void {
   const forbid = (path: string) => add(RULES.apiSecurityContext, path, 'Forbidden: cannot be set for a windows pod');
-  const podContext = isObject(pod.spec.securityContext) ? pod.spec.securityContext : {};
+  const podContext = isRecord(pod.spec.securityContext) ? pod.spec.securityContext : {};
   for (const field of ['seLinuxOptions', 'seccompProfile', 'fsGroup', 'fsGroupChangePolicy', 'sysctls', 'runAsUser', 'runAsGroup', 'supplementalGroups']) {
     if (podContext[field] !== undefined) forbid(join(pod.specPath, 'securityContext', field));
   }
   if (pod.spec.shareProcessNamespace !== undefined) forbid(join(pod.specPath, 'shareProcessNamespace'));
   for (const c of containersOf(pod)) {
-    const sc = isObject(c.container.securityContext) ? c.container.securityContext : {};
+    const sc = isRecord(c.container.securityContext) ? c.container.securityContext : {};
     for (const field of ['seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged', 'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup']) {
       if (sc[field] !== undefined) forbid(join(c.path, 'securityContext', field));
     }
@@ -325,12 +325,12 @@ function checkWindows(add: Add, pod: PodTemplate): void {
  * network; pod and container may not disagree.
  */
 function checkHostProcess(add: Add, pod: PodTemplate): void {
-  const podValue = isObject(pod.spec.securityContext) && isObject(pod.spec.securityContext.windowsOptions) ? pod.spec.securityContext.windowsOptions.hostProcess : undefined;
+  const podValue = isRecord(pod.spec.securityContext) && isRecord(pod.spec.securityContext.windowsOptions) ? pod.spec.securityContext.windowsOptions.hostProcess : undefined;
   const containers = containersOf(pod);
   let hostProcess = 0;
   for (const c of containers) {
     const sc = c.container.securityContext;
-    const value = isObject(sc) && isObject(sc.windowsOptions) ? sc.windowsOptions.hostProcess : undefined;
+    const value = isRecord(sc) && isRecord(sc.windowsOptions) ? sc.windowsOptions.hostProcess : undefined;
     if (typeof podValue === 'boolean' && typeof value === 'boolean' && podValue !== value) {
       add(RULES.apiSecurityContext, join(c.path, 'securityContext', 'windowsOptions', 'hostProcess'), `Invalid value: ${value}: pod hostProcess value must be identical if both are specified, was ${podValue}`);
     }
@@ -396,11 +396,11 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
     }
   }
   checkLabels(add, RULES.apiPodSpec, join(at, 'nodeSelector'), spec.nodeSelector);
-  if (spec.os !== undefined && isObject(spec.os) && !['linux', 'windows'].includes(spec.os.name)) {
+  if (spec.os !== undefined && isRecord(spec.os) && !['linux', 'windows'].includes(spec.os.name)) {
     add(RULES.apiPodSpec, join(at, 'os', 'name'), unsupported(spec.os.name, ['linux', 'windows']));
   }
   checkSecurityContext(add, join(at, 'securityContext'), spec.securityContext, true);
-  if (isObject(spec.os) && spec.os.name === 'windows') {
+  if (isRecord(spec.os) && spec.os.name === 'windows') {
     checkWindows(add, pod);
   }
   checkTolerations(add, at, spec.tolerations);

@@ -5,7 +5,7 @@
 import { compareQuantities, parseQuantity, Quantity } from '../../k8s/quantity';
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
-import { Add, isObject, list, unsupported } from './common';
+import { Add, isRecord, list, unsupported } from './common';
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 
@@ -15,13 +15,13 @@ const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWri
  * from a data source that sizes it.
  */
 export function checkPersistentVolumeClaim(add: Add, obj: KubeObject): void {
-  const spec = isObject(obj.spec) ? obj.spec : {};
+  const spec = isRecord(obj.spec) ? obj.spec : {};
   const modes: unknown[] = Array.isArray(spec.accessModes) ? spec.accessModes : [];
   if (modes.length === 0) add(RULES.apiVolumes, 'spec.accessModes', 'Required value: at least 1 access mode is required');
   modes.forEach((m, i) => {
     if (typeof m === 'string' && !ACCESS_MODES.includes(m)) add(RULES.apiVolumes, join('spec', 'accessModes', i), unsupported(m, ACCESS_MODES));
   });
-  const requests = isObject(spec.resources) && isObject(spec.resources.requests) ? spec.resources.requests : {};
+  const requests = isRecord(spec.resources) && isRecord(spec.resources.requests) ? spec.resources.requests : {};
   const storage = parseQuantity(requests.storage);
   if (requests.storage === undefined) {
     add(RULES.apiVolumes, 'spec.resources[storage]', 'Required value');
@@ -35,7 +35,7 @@ const INTEGER_RESOURCES = ['configmaps', 'persistentvolumeclaims', 'pods', 'repl
 
 /** ValidateResourceQuotaSpec: each hard limit non-negative (ValidateResourceQuantityValue), whole for object counts. */
 export function checkResourceQuota(add: Add, obj: KubeObject): void {
-  const hard = isObject(obj.spec) && isObject(obj.spec.hard) ? obj.spec.hard : {};
+  const hard = isRecord(obj.spec) && isRecord(obj.spec.hard) ? obj.spec.hard : {};
   for (const [resource, value] of Object.entries(hard)) {
     const q = parseQuantity(value);
     if (!q) continue;
@@ -48,7 +48,7 @@ export function checkResourceQuota(add: Add, obj: KubeObject): void {
 /** A LimitRange item's quantities of one kind (min, max, ...), parsed, by resource. */
 function quantities(value: unknown): Map<string, { text: string; q: Quantity }> {
   const found = new Map<string, { text: string; q: Quantity }>();
-  for (const [resource, text] of Object.entries(isObject(value) ? value : {})) {
+  for (const [resource, text] of Object.entries(isRecord(value) ? value : {})) {
     const q = parseQuantity(text);
     if (q) found.set(resource, { text: String(text), q });
   }
@@ -61,7 +61,7 @@ function quantities(value: unknown): Map<string, { text: string; q: Quantity }> 
  * default is the max, a missing default request the default, then the min).
  */
 export function checkLimitRange(add: Add, obj: KubeObject): void {
-  list(isObject(obj.spec) ? obj.spec.limits : undefined).forEach((item, i) => {
+  list(isRecord(obj.spec) ? obj.spec.limits : undefined).forEach((item, i) => {
     const at = join('spec', 'limits', i);
     const min = quantities(item.min);
     const max = quantities(item.max);

@@ -9,7 +9,7 @@ import { checkDns1123Label } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
-import { Add, invalid, isInt, isObject, list, unsupported } from './common';
+import { Add, invalid, isInt, isRecord, list, unsupported } from './common';
 
 const HOST_PATH_TYPES = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
 
@@ -57,7 +57,7 @@ function checkDownwardItems(add: Add, at: string, items: unknown): void {
     if (typeof item.path !== 'string' || item.path === '') add(RULES.apiVolumes, join(it, 'path'), 'Required value');
     localNonReservedPath(add, join(it, 'path'), item.path);
     checkMode(add, join(it, 'mode'), item.mode);
-    const field = isObject(item.fieldRef) ? item.fieldRef.fieldPath : undefined;
+    const field = isRecord(item.fieldRef) ? item.fieldRef.fieldPath : undefined;
     if (typeof field === 'string' && !VOLUME_FIELD_PATHS.includes(field) && !/^metadata\.(annotations|labels)\['[^']+'\]$/.test(field)) {
       add(RULES.apiVolumes, join(it, 'fieldRef', 'fieldPath'), unsupported(field, VOLUME_FIELD_PATHS));
     }
@@ -73,11 +73,11 @@ function checkProjected(add: Add, at: string, projected: KubeObject): void {
   checkMode(add, join(at, 'defaultMode'), projected.defaultMode);
   list(projected.sources).forEach((source, i) => {
     const src = join(at, 'sources', i);
-    if (isObject(source.configMap)) checkItems(add, join(src, 'configMap'), source.configMap.items);
-    if (isObject(source.secret)) checkItems(add, join(src, 'secret'), source.secret.items);
-    if (isObject(source.downwardAPI)) checkDownwardItems(add, join(src, 'downwardAPI'), source.downwardAPI.items);
+    if (isRecord(source.configMap)) checkItems(add, join(src, 'configMap'), source.configMap.items);
+    if (isRecord(source.secret)) checkItems(add, join(src, 'secret'), source.secret.items);
+    if (isRecord(source.downwardAPI)) checkDownwardItems(add, join(src, 'downwardAPI'), source.downwardAPI.items);
     const token = source.serviceAccountToken;
-    if (isObject(token)) {
+    if (isRecord(token)) {
       const tat = join(src, 'serviceAccountToken');
       if (isInt(token.expirationSeconds) && token.expirationSeconds < MIN_TOKEN_SECONDS) {
         add(RULES.apiVolumes, join(tat, 'expirationSeconds'), `Invalid value: ${token.expirationSeconds}: may not specify a duration less than 10 minutes`);
@@ -104,12 +104,12 @@ export function checkVolumes(add: Add, pod: PodTemplate, claimTemplates: readonl
       if (names.has(v.name)) add(RULES.apiVolumes, join(at, 'name'), `Duplicate value: ${show(v.name)}`);
       names.add(v.name);
     }
-    const sources = Object.keys(v).filter((k) => k !== 'name' && isObject(v[k]));
+    const sources = Object.keys(v).filter((k) => k !== 'name' && isRecord(v[k]));
     // A volume without a source is defaulted to emptyDir (SetDefaults_Volume).
     if (sources.length > 1) {
       add(RULES.apiVolumes, join(at, sources[1]), 'Forbidden: may not specify more than 1 volume type');
     }
-    if (isObject(v.hostPath)) {
+    if (isRecord(v.hostPath)) {
       // validateHostPathVolumeSource.
       if (typeof v.hostPath.path !== 'string' || v.hostPath.path === '') {
         add(RULES.apiVolumes, join(at, 'hostPath', 'path'), 'Required value');
@@ -120,21 +120,21 @@ export function checkVolumes(add: Add, pod: PodTemplate, claimTemplates: readonl
         add(RULES.apiVolumes, join(at, 'hostPath', 'type'), unsupported(v.hostPath.type, HOST_PATH_TYPES));
       }
     }
-    if (isObject(v.configMap)) {
+    if (isRecord(v.configMap)) {
       if (typeof v.configMap.name !== 'string' || v.configMap.name === '') add(RULES.apiVolumes, join(at, 'configMap', 'name'), 'Required value');
       checkMode(add, join(at, 'configMap', 'defaultMode'), v.configMap.defaultMode);
       checkItems(add, join(at, 'configMap'), v.configMap.items);
     }
-    if (isObject(v.secret)) {
+    if (isRecord(v.secret)) {
       if (typeof v.secret.secretName !== 'string' || v.secret.secretName === '') add(RULES.apiVolumes, join(at, 'secret', 'secretName'), 'Required value');
       checkMode(add, join(at, 'secret', 'defaultMode'), v.secret.defaultMode);
       checkItems(add, join(at, 'secret'), v.secret.items);
     }
-    if (isObject(v.downwardAPI)) {
+    if (isRecord(v.downwardAPI)) {
       checkMode(add, join(at, 'downwardAPI', 'defaultMode'), v.downwardAPI.defaultMode);
       checkDownwardItems(add, join(at, 'downwardAPI'), v.downwardAPI.items);
     }
-    if (isObject(v.projected)) checkProjected(add, join(at, 'projected'), v.projected);
+    if (isRecord(v.projected)) checkProjected(add, join(at, 'projected'), v.projected);
   });
   // A StatefulSet's volumeClaimTemplates are volumes of its pods too.
   claimTemplates.forEach((name) => names.add(name));

@@ -7,7 +7,7 @@ import { checkDns1123Label, checkDns1123Subdomain } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
-import { Add, checkLabels, checkNonNegative, invalid, isInt, isObject, list, unsupported } from './common';
+import { Add, checkLabels, checkNonNegative, invalid, isInt, isRecord, list, unsupported } from './common';
 import { checkPortNumOrName, checkTemplateRestartPolicy, CONFIG_KEY, PROTOCOLS } from './core-pod';
 import { checkFinalizers } from './meta';
 
@@ -15,7 +15,7 @@ const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 
 /** ValidateService and validateServicePort. */
 export function checkService(add: Add, obj: KubeObject): void {
-  const spec = isObject(obj.spec) ? obj.spec : {};
+  const spec = isRecord(obj.spec) ? obj.spec : {};
   const type = spec.type ?? 'ClusterIP';
   if (!SERVICE_TYPES.includes(type)) {
     add(RULES.apiService, 'spec.type', unsupported(type, SERVICE_TYPES));
@@ -93,8 +93,8 @@ const SECRET_KEYS: Record<string, string[]> = {
 
 /** A Secret key's bytes: stringData as written, else data decoded from base64. */
 function secretValue(obj: KubeObject, key: string): string | undefined {
-  if (isObject(obj.stringData) && typeof obj.stringData[key] === 'string') return obj.stringData[key];
-  if (isObject(obj.data) && typeof obj.data[key] === 'string') return Buffer.from(obj.data[key], 'base64').toString('utf-8');
+  if (isRecord(obj.stringData) && typeof obj.stringData[key] === 'string') return obj.stringData[key];
+  if (isRecord(obj.data) && typeof obj.data[key] === 'string') return Buffer.from(obj.data[key], 'base64').toString('utf-8');
   return undefined;
 }
 
@@ -113,7 +113,7 @@ function checkSecretType(add: Add, obj: KubeObject, keys: Set<string>): void {
     let problem: string | undefined;
     try {
       const parsed: unknown = JSON.parse(value);
-      if (parsed !== null && !isObject(parsed)) problem = `cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type map[string]interface {}`;
+      if (parsed !== null && !isRecord(parsed)) problem = `cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type map[string]interface {}`;
     } catch (e) {
       problem = `not JSON (${(e as Error).message})`;
     }
@@ -127,7 +127,7 @@ export function checkConfig(add: Add, obj: KubeObject): void {
   // The bytes the server stores per key: base64 fields ([]byte) decoded, strings as UTF-8; a Secret's stringData replaces data.
   const sizes = new Map<string, number>();
   for (const field of ['data', 'binaryData', ...(obj.kind === 'Secret' ? ['stringData'] : [])]) {
-    if (!isObject(obj[field])) continue;
+    if (!isRecord(obj[field])) continue;
     for (const [key, value] of Object.entries(obj[field])) {
       if (!CONFIG_KEY.test(key) || key.length > 253) {
         add(RULES.apiConfig, join(field, key), `Invalid value: ${show(key)}: a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`);
@@ -151,7 +151,7 @@ export function checkConfig(add: Add, obj: KubeObject): void {
       if (!seen.has(key)) add(RULES.apiConfig, join('data', key), 'Required value');
     }
     checkSecretType(add, obj, seen);
-    if (obj.type === 'kubernetes.io/service-account-token' && !(isObject(obj.metadata?.annotations) && obj.metadata.annotations['kubernetes.io/service-account.name'])) {
+    if (obj.type === 'kubernetes.io/service-account-token' && !(isRecord(obj.metadata?.annotations) && obj.metadata.annotations['kubernetes.io/service-account.name'])) {
       add(RULES.apiConfig, 'metadata.annotations["kubernetes.io/service-account.name"]', 'Required value');
     }
   }
@@ -163,17 +163,17 @@ export function checkConfig(add: Add, obj: KubeObject): void {
  * labels, a template when replicas are wanted, and restartPolicy Always.
  */
 export function checkReplicationController(add: Add, obj: KubeObject, pod: PodTemplate | undefined): void {
-  const spec = isObject(obj.spec) ? obj.spec : {};
+  const spec = isRecord(obj.spec) ? obj.spec : {};
   checkNonNegative(add, RULES.apiReplicationController, 'spec.replicas', spec.replicas);
   checkNonNegative(add, RULES.apiReplicationController, 'spec.minReadySeconds', spec.minReadySeconds);
-  const labels: Record<string, unknown> = pod && isObject(pod.metadata.labels) ? pod.metadata.labels : {};
-  const selector: Record<string, unknown> = isObject(spec.selector) && Object.keys(spec.selector).length > 0 ? spec.selector : labels;
+  const labels: Record<string, unknown> = pod && isRecord(pod.metadata.labels) ? pod.metadata.labels : {};
+  const selector: Record<string, unknown> = isRecord(spec.selector) && Object.keys(spec.selector).length > 0 ? spec.selector : labels;
   if (Object.keys(selector).length === 0) {
     add(RULES.apiReplicationController, 'spec.selector', 'Required value');
   } else if (!Object.entries(selector).every(([k, v]) => labels[k] === v)) {
     add(RULES.apiReplicationController, 'spec.template.metadata.labels', `Invalid value: ${show(labels)}: \`selector\` does not match template \`labels\``);
   }
-  if (!isObject(spec.template) && (spec.replicas === undefined || (isInt(spec.replicas) && spec.replicas > 0))) {
+  if (!isRecord(spec.template) && (spec.replicas === undefined || (isInt(spec.replicas) && spec.replicas > 0))) {
     add(RULES.apiReplicationController, 'spec.template', 'Required value');
   }
   if (pod) checkTemplateRestartPolicy(add, RULES.apiReplicationController, pod, ['Always']);
@@ -181,5 +181,5 @@ export function checkReplicationController(add: Add, obj: KubeObject, pod: PodTe
 
 /** ValidateNamespace: spec.finalizers, each a standard finalizer or a qualified name with a domain (validateFinalizerName). */
 export function checkNamespace(add: Add, obj: KubeObject): void {
-  if (isObject(obj.spec)) checkFinalizers(add, 'spec.finalizers', obj.spec.finalizers, true, false);
+  if (isRecord(obj.spec)) checkFinalizers(add, 'spec.finalizers', obj.spec.finalizers, true, false);
 }

@@ -9,7 +9,7 @@ import { ANNOTATIONS_SIZE_LIMIT, annotationsSize } from '../../k8s/apply';
 import { checkQualifiedName, DNS1035_LABEL, DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
-import { Add, invalid, isObject } from './common';
+import { Add, invalid, isRecord } from './common';
 
 /** A name function: the problem of a name, or undefined. */
 interface NameFunction {
@@ -124,7 +124,7 @@ function checkOwnerReferences(add: Add, refs: unknown): void {
   if (!Array.isArray(refs)) return;
   const controllers: string[] = [];
   refs.forEach((ref, i) => {
-    if (!isObject(ref)) return;
+    if (!isRecord(ref)) return;
     const at = join('metadata', 'ownerReferences', i);
     const version = typeof ref.apiVersion === 'string' ? ref.apiVersion.split('/').pop() : undefined;
     if (typeof ref.apiVersion === 'string' && (version === '' || ref.apiVersion.split('/').length > 2)) add(RULES.apiObjectMeta, join(at, 'apiVersion'), `Invalid value: ${show(ref.apiVersion)}: version must not be empty`);
@@ -143,7 +143,7 @@ function checkOwnerReferences(add: Add, refs: unknown): void {
  * a custom resource, whose finalizers need only be qualified names.
  */
 export function checkMeta(add: Add, obj: KubeObject, custom = false): void {
-  const meta = isObject(obj.metadata) ? obj.metadata : {};
+  const meta = isRecord(obj.metadata) ? obj.metadata : {};
   const nameFunction = NAME_FUNCTIONS[obj.kind] ?? DEFAULT_NAME_FUNCTION;
   const hasName = typeof meta.name === 'string' && meta.name !== '';
   const hasGenerateName = typeof meta.generateName === 'string' && meta.generateName !== '';
@@ -160,7 +160,7 @@ export function checkMeta(add: Add, obj: KubeObject, custom = false): void {
   }
   checkFinalizers(add, 'metadata.finalizers', meta.finalizers, !custom);
   checkOwnerReferences(add, meta.ownerReferences);
-  if (isObject(meta.annotations)) {
+  if (isRecord(meta.annotations)) {
     // ValidateAnnotationsSize.
     if (annotationsSize(meta.annotations) > ANNOTATIONS_SIZE_LIMIT) add(RULES.apiObjectMeta, 'metadata.annotations', `Too long: must have at most ${ANNOTATIONS_SIZE_LIMIT} bytes`);
   }

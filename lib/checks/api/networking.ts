@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { checkDns1123Subdomain, DNS1035_LABEL, portNameProblem } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
-import { Add, checkLabelSelector, invalid, isInt, isObject, list, unsupported } from './common';
+import { Add, checkLabelSelector, invalid, isInt, isRecord, list, unsupported } from './common';
 import { PROTOCOLS } from './core-pod';
 
 /** IsWildcardDNS1123Subdomain or IsDNS1123Subdomain (validateIngressTLS); a rule's host may not be an IP either (validateIngressRules). */
@@ -18,12 +18,12 @@ function hostProblem(host: string, { rule }: { rule: boolean }): string | undefi
 
 /** validateIngressBackend: exactly one of service and resource; a service by DNS-1035 name and one port, by number or name. */
 function checkBackend(add: Add, path: string, backend: KubeObject): void {
-  const kinds = ['service', 'resource'].filter((k) => isObject(backend[k]));
+  const kinds = ['service', 'resource'].filter((k) => isRecord(backend[k]));
   if (kinds.length !== 1) {
     add(RULES.apiNetworking, path, kinds.length === 0 ? 'Invalid value: "": one backend (`service` or `resource`) must be specified' : 'Invalid value: "": cannot set both service and resource backends');
     return;
   }
-  if (!isObject(backend.service)) return;
+  if (!isRecord(backend.service)) return;
   const service = backend.service;
   const at = join(path, 'service');
   if (typeof service.name !== 'string' || service.name === '') {
@@ -31,7 +31,7 @@ function checkBackend(add: Add, path: string, backend: KubeObject): void {
   } else if (service.name.length > 63 || !DNS1035_LABEL.test(service.name)) {
     add(RULES.apiNetworking, join(at, 'name'), `Invalid value: ${show(service.name)}: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character`);
   }
-  const port = isObject(service.port) ? service.port : {};
+  const port = isRecord(service.port) ? service.port : {};
   const hasNumber = port.number !== undefined && port.number !== 0;
   const hasName = typeof port.name === 'string' && port.name !== '';
   if (hasNumber === hasName) {
@@ -64,18 +64,18 @@ function checkPath(add: Add, path: string, p: KubeObject): void {
   } else if (p.pathType !== 'ImplementationSpecific') {
     add(RULES.apiNetworking, join(path, 'path'), 'Invalid value: "": must be an absolute path');
   }
-  if (isObject(p.backend)) checkBackend(add, join(path, 'backend'), p.backend);
+  if (isRecord(p.backend)) checkBackend(add, join(path, 'backend'), p.backend);
   else add(RULES.apiNetworking, join(path, 'backend'), 'Required value');
 }
 
 /** ValidateIngressSpec: a default backend or rules; hosts, paths and backends as the server takes them. */
 export function checkIngress(add: Add, obj: KubeObject): void {
-  const spec = isObject(obj.spec) ? obj.spec : {};
+  const spec = isRecord(obj.spec) ? obj.spec : {};
   const rules = list(spec.rules);
-  if (!isObject(spec.defaultBackend) && rules.length === 0) {
+  if (!isRecord(spec.defaultBackend) && rules.length === 0) {
     add(RULES.apiNetworking, 'spec', 'Invalid value: "": either `defaultBackend` or `rules` must be specified');
   }
-  if (isObject(spec.defaultBackend)) checkBackend(add, 'spec.defaultBackend', spec.defaultBackend);
+  if (isRecord(spec.defaultBackend)) checkBackend(add, 'spec.defaultBackend', spec.defaultBackend);
   if (typeof spec.ingressClassName === 'string') {
     const problem = checkDns1123Subdomain('ingressClassName', spec.ingressClassName);
     if (problem) add(RULES.apiNetworking, 'spec.ingressClassName', invalid(spec.ingressClassName, problem)!);
@@ -86,7 +86,7 @@ export function checkIngress(add: Add, obj: KubeObject): void {
       const problem = hostProblem(r.host, { rule: true });
       if (problem) add(RULES.apiNetworking, join(at, 'host'), `Invalid value: ${show(r.host)}: ${problem}`);
     }
-    if (isObject(r.http)) {
+    if (isRecord(r.http)) {
       const paths = list(r.http.paths);
       if (paths.length === 0) add(RULES.apiNetworking, join(at, 'http', 'paths'), 'Required value');
       paths.forEach((p, j) => checkPath(add, join(at, 'http', 'paths', j), p));
@@ -144,7 +144,7 @@ function strictSubset(except: string, cidr: string): boolean {
 
 /** ValidateNetworkPolicySpec: selectors, ports, peers (ipBlock alone, with a valid CIDR), policy types. */
 export function checkNetworkPolicy(add: Add, obj: KubeObject): void {
-  const spec = isObject(obj.spec) ? obj.spec : {};
+  const spec = isRecord(obj.spec) ? obj.spec : {};
   checkLabelSelector(add, 'spec.podSelector', spec.podSelector);
   for (const direction of ['ingress', 'egress'] as const) {
     list(spec[direction]).forEach((rule, i) => {
@@ -162,12 +162,12 @@ export function checkNetworkPolicy(add: Add, obj: KubeObject): void {
       });
       list(rule[direction === 'ingress' ? 'from' : 'to']).forEach((peer, j) => {
         const pat = join(at, direction === 'ingress' ? 'from' : 'to', j);
-        const set = ['podSelector', 'namespaceSelector', 'ipBlock'].filter((k) => isObject(peer[k]));
+        const set = ['podSelector', 'namespaceSelector', 'ipBlock'].filter((k) => isRecord(peer[k]));
         if (set.length === 0) add(RULES.apiNetworking, pat, 'Required value: must specify a peer');
         else if (set.includes('ipBlock') && set.length > 1) add(RULES.apiNetworking, pat, 'Forbidden: may not specify more than 1 peer type');
         checkLabelSelector(add, join(pat, 'podSelector'), peer.podSelector);
         checkLabelSelector(add, join(pat, 'namespaceSelector'), peer.namespaceSelector);
-        if (isObject(peer.ipBlock)) {
+        if (isRecord(peer.ipBlock)) {
           if (!isCidr(peer.ipBlock.cidr)) add(RULES.apiNetworking, join(pat, 'ipBlock', 'cidr'), `Invalid value: ${show(peer.ipBlock.cidr ?? '')}: must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)`);
           (Array.isArray(peer.ipBlock.except) ? peer.ipBlock.except : []).forEach((e: unknown, k: number) => {
             if (!isCidr(e)) add(RULES.apiNetworking, join(pat, 'ipBlock', 'except', k), `Invalid value: ${show(e)}: must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)`);

@@ -8,7 +8,7 @@
 import { join, KubeObject, show } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
-import { Add, isObject } from './common';
+import { Add, isRecord } from './common';
 
 const APPARMOR_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 const SECCOMP_POD = 'seccomp.security.alpha.kubernetes.io/pod';
@@ -47,7 +47,7 @@ function checkSeccompMatch(add: Add, annotation: string, profile: KubeObject, pa
 
 /** The annotation rules of one pod (or template). */
 export function checkPodAnnotations(add: Add, pod: PodTemplate): void {
-  const annotations: Record<string, unknown> = isObject(pod.metadata.annotations) ? pod.metadata.annotations : {};
+  const annotations: Record<string, unknown> = isRecord(pod.metadata.annotations) ? pod.metadata.annotations : {};
   const containers = containersOf(pod);
   const names = new Set(containers.map((c) => c.container.name));
   for (const [key, value] of Object.entries(annotations)) {
@@ -63,14 +63,14 @@ export function checkPodAnnotations(add: Add, pod: PodTemplate): void {
       if (problem) add(RULES.apiPodAnnotations, at, `Invalid value: ${show(value)}: ${problem}`);
     }
   }
-  const podProfile = isObject(pod.spec.securityContext) ? pod.spec.securityContext.seccompProfile : undefined;
-  if (typeof annotations[SECCOMP_POD] === 'string' && isObject(podProfile)) {
+  const podProfile = isRecord(pod.spec.securityContext) ? pod.spec.securityContext.seccompProfile : undefined;
+  if (typeof annotations[SECCOMP_POD] === 'string' && isRecord(podProfile)) {
     checkSeccompMatch(add, annotations[SECCOMP_POD] as string, podProfile, join(pod.specPath, 'securityContext', 'seccompProfile'));
   }
   for (const c of containers) {
-    const profile = isObject(c.container.securityContext) ? c.container.securityContext.seccompProfile : undefined;
+    const profile = isRecord(c.container.securityContext) ? c.container.securityContext.seccompProfile : undefined;
     const annotation = annotations[`${SECCOMP_CONTAINER_PREFIX}${c.container.name}`];
-    if (typeof annotation === 'string' && isObject(profile)) {
+    if (typeof annotation === 'string' && isRecord(profile)) {
       checkSeccompMatch(add, annotation, profile, join(c.path, 'securityContext', 'seccompProfile'));
     }
   }

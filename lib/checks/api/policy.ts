@@ -3,11 +3,11 @@
  */
 import { KubeObject, show } from '../finding';
 import { RULES } from '../rules';
-import { Add, checkLabelSelector, intOrPercent, isObject, unsupported } from './common';
+import { Add, checkLabelSelector, intOrPercent, isRecord, unsupported } from './common';
 
 /** ValidatePodDisruptionBudget (ValidatePodDisruptionBudgetSpec). */
 export function checkPdb(add: Add, obj: KubeObject): void {
-  const spec = isObject(obj.spec) ? obj.spec : {};
+  const spec = isRecord(obj.spec) ? obj.spec : {};
   if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {
     add(RULES.apiPdb, 'spec', `Invalid value: ${show(spec)}: minAvailable and maxUnavailable cannot be both set`);
   }

@@ -4,7 +4,7 @@
 import { checkDns1123Subdomain } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { RULES } from '../rules';
-import { Add, checkLabelSelector, invalid, isObject, list, unsupported } from './common';
+import { Add, checkLabelSelector, invalid, isRecord, list, unsupported } from './common';
 
 /** ValidateRole, ValidateClusterRole (ValidatePolicyRule), ValidateRoleBinding, ValidateClusterRoleBinding. */
 export function checkRbac(add: Add, obj: KubeObject): void {
@@ -24,14 +24,14 @@ export function checkRbac(add: Add, obj: KubeObject): void {
       if (!Array.isArray(r.apiGroups) || r.apiGroups.length === 0) add(RULES.apiRbac, join(at, 'apiGroups'), 'Required value: resource rules must supply at least one api group');
     });
     // ValidateClusterRole: an aggregationRule has at least one selector, each a valid label selector.
-    if (obj.kind === 'ClusterRole' && isObject(obj.aggregationRule)) {
+    if (obj.kind === 'ClusterRole' && isRecord(obj.aggregationRule)) {
       const selectors: unknown[] = Array.isArray(obj.aggregationRule.clusterRoleSelectors) ? obj.aggregationRule.clusterRoleSelectors : [];
       if (selectors.length === 0) add(RULES.apiRbac, 'aggregationRule.clusterRoleSelectors', 'Required value: at least one clusterRoleSelector required if aggregationRule is non-nil');
       selectors.forEach((sel, i) => checkLabelSelector(add, join('aggregationRule', 'clusterRoleSelectors', i), sel));
     }
     return;
   }
-  const roleRef = isObject(obj.roleRef) ? obj.roleRef : {};
+  const roleRef = isRecord(obj.roleRef) ? obj.roleRef : {};
   const kinds = obj.kind === 'RoleBinding' ? ['Role', 'ClusterRole'] : ['ClusterRole'];
   if (!kinds.includes(roleRef.kind)) add(RULES.apiRbac, 'roleRef.kind', unsupported(roleRef.kind ?? '', kinds));
   // SetDefaults_RoleBinding and SetDefaults_Subject fill an empty apiGroup in.

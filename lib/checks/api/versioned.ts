@@ -14,7 +14,7 @@ import { join, KubeObject, Problem, show } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
 import { featureEnabled, KubernetesVersion } from '../versions';
-import { Add, isInt, isObject, list, unsupported } from './common';
+import { Add, isInt, isRecord, list, unsupported } from './common';
 
 const RECURSIVE_READ_ONLY = ['Disabled', 'Enabled', 'IfPossible'];
 const APPARMOR_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
@@ -22,12 +22,12 @@ const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.
 
 /** validateAppArmorProfileField: a known type, and localhostProfile exactly with Localhost. */
 function checkAppArmorProfile(add: Add, path: string, sc: unknown): void {
-  const profile = isObject(sc) && isObject(sc.appArmorProfile) ? sc.appArmorProfile : undefined;
+  const profile = isRecord(sc) && isRecord(sc.appArmorProfile) ? sc.appArmorProfile : undefined;
   if (profile === undefined) return;
   const at = join(path, 'appArmorProfile');
   if (profile.type === undefined || profile.type === '') {
     add(RULES.apiSecurityContext, join(at, 'type'), 'Required value');
-  } else if (!APPARMOR_TYPES.includes(profile.type)) {
+  } else if (!APPARMOR_TYPES.includes(profile.type as string)) {
     add(RULES.apiSecurityContext, join(at, 'type'), unsupported(profile.type, APPARMOR_TYPES));
   }
   const local = profile.localhostProfile;
@@ -40,7 +40,7 @@ function checkAppArmorProfile(add: Add, path: string, sc: unknown): void {
 
 /** validateSleepAction: a sleep handler's seconds, at most the grace period (and above 0 until PodLifecycleSleepActionAllowZero). */
 function checkSleep(add: Add, path: string, handler: unknown, grace: number, version: KubernetesVersion): void {
-  const seconds = isObject(handler) && isObject(handler.sleep) ? handler.sleep.seconds : undefined;
+  const seconds = isRecord(handler) && isRecord(handler.sleep) ? handler.sleep.seconds : undefined;
   if (!isInt(seconds)) return;
   const zero = featureEnabled(version, 'PodLifecycleSleepActionAllowZero');
   if (seconds < (zero ? 0 : 1) || seconds > grace) {
@@ -57,7 +57,7 @@ export function checkVersionedPod(add: Add, pod: PodTemplate, version: Kubernete
     const container = c.container;
     const sc = container.securityContext;
     if (featureEnabled(version, 'AppArmorFields')) checkAppArmorProfile(add, join(c.path, 'securityContext'), sc);
-    if (featureEnabled(version, 'PodLifecycleSleepAction') && isObject(container.lifecycle)) {
+    if (featureEnabled(version, 'PodLifecycleSleepAction') && isRecord(container.lifecycle)) {
       for (const hook of ['postStart', 'preStop']) checkSleep(add, join(c.path, 'lifecycle', hook), container.lifecycle[hook], grace, version);
     }
     if (featureEnabled(version, 'RecursiveReadOnlyMounts')) {
@@ -75,7 +75,7 @@ export function checkVersionedPod(add: Add, pod: PodTemplate, version: Kubernete
       });
     }
     // ProcMountType on (1.33+): the value is validated, and Unmasked needs a user namespace.
-    if (featureEnabled(version, 'ProcMountType') && isObject(sc) && sc.procMount !== undefined) {
+    if (featureEnabled(version, 'ProcMountType') && isRecord(sc) && sc.procMount !== undefined) {
       const at = join(c.path, 'securityContext', 'procMount');
       if (!['Default', 'Unmasked'].includes(sc.procMount)) {
         add(RULES.apiSecurityContext, at, unsupported(sc.procMount, ['Default', 'Unmasked']));
@@ -116,7 +116,7 @@ export function regularContainerRestartPolicy(version: KubernetesVersion): reado
 
 /** ValidateService: trafficDistribution, from ServiceTrafficDistribution (1.31); PreferSameZone and PreferSameNode from PreferSameTrafficDistribution (1.34). */
 export function checkVersionedService(add: Add, obj: KubeObject, version: KubernetesVersion): void {
-  const value = isObject(obj.spec) ? obj.spec.trafficDistribution : undefined;
+  const value = isRecord(obj.spec) ? obj.spec.trafficDistribution : undefined;
   if (value === undefined || !featureEnabled(version, 'ServiceTrafficDistribution')) return;
   const allowed = featureEnabled(version, 'PreferSameTrafficDistribution') ? ['PreferClose', 'PreferSameZone', 'PreferSameNode'] : ['PreferClose'];
   if (!allowed.includes(value)) add(RULES.apiService, 'spec.trafficDistribution', unsupported(value, allowed));
@@ -125,10 +125,10 @@ export function checkVersionedService(add: Add, obj: KubeObject, version: Kubern
 /** ValidateJobSpec: podReplacementPolicy (1.29) and successPolicy (1.31). */
 export function checkVersionedJobSpec(add: Add, path: string, spec: KubeObject, version: KubernetesVersion): void {
   if (featureEnabled(version, 'JobPodReplacementPolicy') && spec.podReplacementPolicy !== undefined) {
-    const allowed = isObject(spec.podFailurePolicy) ? ['Failed'] : ['Failed', 'TerminatingOrFailed'];
+    const allowed = isRecord(spec.podFailurePolicy) ? ['Failed'] : ['Failed', 'TerminatingOrFailed'];
     if (!allowed.includes(spec.podReplacementPolicy)) add(RULES.apiJob, join(path, 'podReplacementPolicy'), unsupported(spec.podReplacementPolicy, allowed));
   }
-  if (featureEnabled(version, 'JobSuccessPolicy') && isObject(spec.successPolicy)) {
+  if (featureEnabled(version, 'JobSuccessPolicy') && isRecord(spec.successPolicy)) {
     const at = join(path, 'successPolicy');
     if (spec.completionMode !== 'Indexed') add(RULES.apiJob, at, `Invalid value: ${show(spec.completionMode ?? 'NonIndexed')}: requires indexed completion mode`);
     const rules = list(spec.successPolicy.rules);
@@ -153,12 +153,12 @@ export function checkVersionedJobSpec(add: Add, path: string, spec: KubeObject, 
  */
 export function versionedWarnings(obj: KubeObject, pod: PodTemplate | undefined, version: KubernetesVersion): Problem[] {
   const problems: Problem[] = [];
-  if (pod && featureEnabled(version, 'AppArmorFields') && isObject(pod.metadata.annotations)) {
+  if (pod && featureEnabled(version, 'AppArmorFields') && isRecord(pod.metadata.annotations)) {
     for (const key of Object.keys(pod.metadata.annotations).filter((k) => k.startsWith(APPARMOR_ANNOTATION_PREFIX))) {
       problems.push({ rule: RULES.deprecatedField, path: join(pod.metadataPath, 'annotations', key), message: 'deprecated since v1.30; use the "appArmorProfile" field instead (securityContext.appArmorProfile of the pod or the container)' });
     }
   }
-  if (obj.kind === 'Service' && isObject(obj.spec) && obj.spec.trafficDistribution === 'PreferClose' && featureEnabled(version, 'PreferSameTrafficDistribution')) {
+  if (obj.kind === 'Service' && isRecord(obj.spec) && obj.spec.trafficDistribution === 'PreferClose' && featureEnabled(version, 'PreferSameTrafficDistribution')) {
     problems.push({ rule: RULES.deprecatedField, path: 'spec.trafficDistribution', message: '"PreferClose" is deprecated; use "PreferSameZone"' });
   }
   return problems;
