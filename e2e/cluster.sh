@@ -7,7 +7,7 @@
 #                                     prints `export KUBECONFIG=... PATH=...` on stdout (eval it)
 #   e2e/cluster.sh stop               stop what start started (by PID) and undo its host changes
 #   e2e/cluster.sh host-state         print the host state start changes (for a before/after diff)
-#   e2e/cluster.sh images             build the images only (start imports them), and list them
+#   e2e/cluster.sh images [1.35|1.32] build the images only (start imports them), and list them
 #
 # Binaries: the bundle of the version, ../shared/k8s/v1.35.6 or
 # ../shared/k8s/v1.32.13 beside the repository (another folder of bundles:
@@ -18,9 +18,13 @@
 # system's, which must be within one minor of the server; the PATH that start
 # prints puts it first, so that every later kubectl matches the server (a
 # 1.32 kubectl warns on every call to a 1.35 server). Images (busybox:1.36,
-# pause, node-exporter from Debian's package) are built from this machine's
-# files and apt: nothing is pulled from an image registry. Run state
-# lives in $NODE_REPORTER_E2E_RUN (default /tmp/node-reporter-e2e).
+# pause, node-exporter from Debian's package, and for v1.35.6 kube-proxy from
+# the bundle's static binary with Debian's iptables) are built from this
+# machine's files and apt: nothing is pulled from an image registry. The
+# apiserver serves a certificate of the cluster CA (every ServiceAccount's
+# ca.crt), so that pods verify it. Run state lives in $NODE_REPORTER_E2E_RUN
+# (default /tmp/node-reporter-e2e). stop restores what kube-proxy changes on
+# the host: its iptables rules, sysctls and conntrack's hash size.
 #
 # Everything listens on 127.0.0.1, except the kubelet on the bridge k132br0
 # (10.245.0.1) that this script creates. Every recipe detail comes from
@@ -45,12 +49,23 @@ ETCD_PORT=44379
 ETCD_PEER_PORT=44380
 APISERVER_PORT=46443
 KUBELET_PORT=40250
-# The sysctls the kubelet sets (protectKernelDefaults: false) and the one the
-# bridge plugin sets for a gateway; saved at start, restored at stop.
-SYSCTLS=(vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes net.ipv4.ip_forward)
+# The sysctls the kubelet sets (protectKernelDefaults: false), the one the
+# bridge plugin sets for a gateway, and kube-proxy's (as measured with
+# `sysctl -a` before and after e2e/adoption.ts): route_localnet for its
+# localhost NodePorts (pkg/proxy/iptables), and conntrack's table size and
+# TCP timeouts (pkg/proxy/conntrack SetMax, SetTCPEstablishedTimeout,
+# SetTCPCloseWaitTimeout: 131072 for 2 cores, 86400 s, 3600 s). Saved at
+# start, restored at stop; a sysctl this kernel lacks is skipped.
+SYSCTLS=(vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops kernel.keys.root_maxkeys kernel.keys.root_maxbytes net.ipv4.ip_forward
+  net.ipv4.conf.all.route_localnet net.netfilter.nf_conntrack_max net.netfilter.nf_conntrack_tcp_timeout_established net.netfilter.nf_conntrack_tcp_timeout_close_wait)
+# kube-proxy also grows conntrack's hash table to a quarter of its size when
+# it is smaller (SetMax): saved at start, restored at stop.
+MODULE_PARAMETERS=(/sys/module/nf_conntrack/parameters/hashsize)
 # Host paths containerd 1.6 and the kubelet use outside the run directory;
 # removed at stop when this run created them.
-HOST_PATHS=(/run/containerd /var/lib/cni /var/log/containers /var/lib/kubelet)
+# kube-proxy's (e2e/adoption.ts): its xtables lock (FileOrCreate) and the
+# /lib/modules containerd makes for a hostPath volume of no type.
+HOST_PATHS=(/run/containerd /var/lib/cni /var/log/containers /var/lib/kubelet /run/xtables.lock /lib/modules)
 
 log() { echo "[cluster] $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -181,27 +196,32 @@ busybox_rootfs() {
   chmod 1777 "$rootfs/tmp"
 }
 
-# Debian's prometheus-node-exporter package, downloaded once into the cache
-# (apt verifies it against the signed index). Never installed: its postinst
-# would add a user and start a service on this machine.
-node_exporter_deb() {
-  local dir=$CACHE/debs deb
+# One Debian package, downloaded once into the cache (apt verifies it against
+# the signed index). Never installed: prometheus-node-exporter's postinst
+# would add a user and start a service on this machine, and iptables on the
+# host would let the kubelet program the host's packet filter.
+debian_deb() {
+  local pkg=$1 dir=$CACHE/debs deb
   mkdir -p "$dir"
-  deb=$(ls "$dir"/prometheus-node-exporter_*.deb 2>/dev/null | tail -n 1)
+  deb=$(ls "$dir/${pkg}"_*.deb 2>/dev/null | tail -n 1)
   if [[ -z $deb ]]; then
-    deb=$(ls /var/cache/apt/archives/prometheus-node-exporter_*.deb 2>/dev/null | tail -n 1)
+    deb=$(ls /var/cache/apt/archives/"${pkg}"_*.deb 2>/dev/null | tail -n 1)
     if [[ -n $deb ]]; then
       cp "$deb" "$dir/"
     else
-      log "apt-get download prometheus-node-exporter"
+      log "apt-get download $pkg"
       # A machine whose apt lists are missing or stale needs an update first.
-      (cd "$dir" && apt-get -qq -o APT::Sandbox::User=root download prometheus-node-exporter >/dev/null 2>&1) ||
-        { apt-get update -qq && (cd "$dir" && apt-get -qq -o APT::Sandbox::User=root download prometheus-node-exporter >/dev/null); } ||
-        die "could not download Debian's prometheus-node-exporter package (apt-get download prometheus-node-exporter)"
+      (cd "$dir" && apt-get -qq -o APT::Sandbox::User=root download "$pkg" >/dev/null 2>&1) ||
+        { apt-get update -qq && (cd "$dir" && apt-get -qq -o APT::Sandbox::User=root download "$pkg" >/dev/null); } ||
+        die "could not download Debian's $pkg package (apt-get download $pkg)"
     fi
-    deb=$(ls "$dir"/prometheus-node-exporter_*.deb | tail -n 1)
+    deb=$(ls "$dir/${pkg}"_*.deb | tail -n 1)
   fi
   echo "$deb"
+}
+
+node_exporter_deb() {
+  debian_deb prometheus-node-exporter
 }
 
 # The node-exporter example's image: from its synthesized manifest when there
@@ -233,6 +253,139 @@ node_exporter_rootfs() {
   # The libraries are complete when the binary runs in the image's root alone.
   chroot "$rootfs" /bin/node_exporter --version >/dev/null 2>&1 ||
     die "node_exporter does not run in its image root: $(chroot "$rootfs" /bin/node_exporter --version 2>&1 | head -n 1)"
+}
+
+# The iptables userland kube-proxy execs (iptables, iptables-save,
+# iptables-restore and their ip6tables twins, checked by `iptables --version`
+# and used by its iptables mode), from Debian's packages, in a root of its own
+# with the libraries the binary and its extensions link (ldd) and glibc. The
+# legacy backend (x_tables; the kernel has CONFIG_IP_NF_IPTABLES_LEGACY=y):
+# the kernel lists its tables in /proc/net/ip_tables_names, and this
+# machine's state needs no nft binary to read. The root is both the kube-proxy
+# image's and what start, stop and host-state run (chroot) to save, restore
+# and print the host's rules, so that both use one backend. The host itself
+# gets no iptables: the kubelet would program the host's rules with it.
+XTABLES_DEBS=(iptables libip4tc2 libip6tc2 libxtables12 libnetfilter-conntrack3 libnfnetlink0 libmnl0 libnftnl11)
+XTABLES_COMMANDS=(iptables iptables-save iptables-restore ip6tables ip6tables-save ip6tables-restore)
+XTABLES=$CACHE/xtables-legacy
+xtables_root() {
+  local debs=() pkg deb stamp work=$XTABLES.partial file lib name
+  for pkg in "${XTABLES_DEBS[@]}"; do debs+=("$(debian_deb "$pkg")"); done
+  stamp=$({ cat "${debs[@]}"; declare -f xtables_root; } | sha256sum | cut -c1-16)
+  [[ -f $XTABLES/.stamp && $(cat "$XTABLES/.stamp") == "$stamp" ]] && return 0
+  rm -rf "$XTABLES" "$work"
+  mkdir -p "$work"
+  for deb in "${debs[@]}"; do dpkg-deb -x "$deb" "$work"; done
+  rm -rf "$work/usr/share" "$work/etc"
+  for name in "${XTABLES_COMMANDS[@]}"; do ln -sfn xtables-legacy-multi "$work/usr/sbin/$name"; done
+  for file in "$work"/usr/sbin/xtables-*-multi "$work"/usr/lib/x86_64-linux-gnu/xtables/*.so; do
+    for lib in $(LD_LIBRARY_PATH=$work/usr/lib/x86_64-linux-gnu ldd "$file" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// {print $1}'); do
+      [[ $lib == "$work"/* || -e $work$lib ]] || install -D -m 0755 "$lib" "$work$lib"
+    done
+  done
+  # iptables-restore -w takes the lock /run/xtables.lock (in a pod: the host's, mounted).
+  mkdir -p "$work/run"
+  # The libraries are complete when each command runs in this root alone.
+  for name in "${XTABLES_COMMANDS[@]}"; do
+    [[ $(chroot "$work" "/usr/sbin/$name" --version 2>&1) == *"v1.8"*"(legacy)"* ]] ||
+      die "$name does not run in its root $work: $(chroot "$work" "/usr/sbin/$name" --version 2>&1 | head -n 1)"
+  done
+  echo "$stamp" >"$work/.stamp"
+  mv "$work" "$XTABLES"
+}
+
+# The legacy tables the kernel holds for a family (iptables or ip6tables).
+# Only these are read: reading a table instantiates it.
+xtables_tables() {
+  local names=/proc/net/ip_tables_names
+  [[ $1 == ip6tables ]] && names=/proc/net/ip6_tables_names
+  sort "$names" 2>/dev/null || true
+}
+
+# The host's rules of one backend (legacy or nft) and family, each line
+# `TABLE LINE`, without counters or comments. A table that holds nothing
+# (built-in chains ACCEPT, no chains of its own, no rules) is as absent: the
+# kernel cannot unregister a legacy table once it is used.
+xtables_rules() {
+  local backend=$1 family=$2 t
+  if [[ $backend == legacy ]]; then
+    for t in $(xtables_tables "$family"); do chroot "$XTABLES" /usr/sbin/xtables-legacy-multi "$family-save" -t "$t"; done
+  else
+    chroot "$XTABLES" /usr/sbin/xtables-nft-multi "$family-nft-save"
+  fi | awk '/^\*/ {t = substr($0, 2)} /^:/ {sub(/ \[[0-9]+:[0-9]+\]$/, ""); if ($2 != "ACCEPT") print t, $0} /^-/ {print t, $0}'
+}
+
+# Saves the host's legacy rules of both families into the run directory (start).
+xtables_save() {
+  local family t
+  for family in iptables ip6tables; do
+    for t in $(xtables_tables "$family"); do chroot "$XTABLES" /usr/sbin/xtables-legacy-multi "$family-save" -t "$t"; done >"$RUN/$family.saved"
+  done
+}
+
+# Restores the rules start saved (stop): every table saved as it was, every
+# table instantiated since (kube-proxy's nat, say) empty with its built-in
+# chains ACCEPT. iptables-restore flushes each table it is given and deletes
+# its chains, KUBE-* included.
+xtables_restore() {
+  local family t
+  for family in iptables ip6tables; do
+    [[ -f $RUN/$family.saved && -d $XTABLES ]] || continue
+    {
+      cat "$RUN/$family.saved"
+      for t in $(xtables_tables "$family"); do
+        grep -qx "\*$t" "$RUN/$family.saved" && continue
+        chroot "$XTABLES" /usr/sbin/xtables-legacy-multi "$family-save" -t "$t" |
+          awk '/^\*/ {print} /^:/ && $2 != "-" {print $1, "ACCEPT"} END {print "COMMIT"}'
+      done
+    } | chroot "$XTABLES" /usr/sbin/xtables-legacy-multi "$family-restore" -w 5 ||
+      log "could not restore the $family rules saved at start ($RUN/$family.saved)"
+  done
+}
+
+# The kube-proxy example's image (registry.k8s.io/kube-proxy:vX.Y.Z), from its
+# synthesized manifest.
+kube_proxy_tag() {
+  local tag
+  tag=$(sed -n 's/^[ -]*image: *["'"'"']\{0,1\}\([^"'"'"' ]*\/kube-proxy:[^"'"'"' ]*\).*/\1/p' "$HERE/../examples/dist/kube-proxy.k8s.yaml" 2>/dev/null | head -n 1)
+  [[ $tag =~ ^[a-z0-9./_-]+:v[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+    die "the kube-proxy example's image must be NAME:vX.Y.Z (examples/dist/kube-proxy.k8s.yaml), but got \"$tag\""
+  echo "$tag"
+}
+
+# kube-proxy's image, only for a bundle that has a kube-proxy of the
+# example's version (v1.35.6): the bundle's static binary at
+# /usr/local/bin/kube-proxy (as upstream's image has it), the legacy iptables
+# userland on PATH, busybox for a shell. In its own folder of the cache, with
+# its own stamp, so that switching bundles rebuilds nothing else. Sets
+# KUBE_PROXY_IMAGE (the tarball) or leaves it empty.
+kube_proxy_image() {
+  KUBE_PROXY_IMAGE=
+  [[ -x $BIN/kube-proxy ]] || return 0
+  local tag dir=$CACHE/images-kube-proxy stamp root
+  tag=$(kube_proxy_tag)
+  if [[ ${tag##*:} != "v$K8S_VERSION" ]]; then
+    log "no kube-proxy image: the example's is $tag, the bundle's kube-proxy is v$K8S_VERSION"
+    return 0
+  fi
+  xtables_root
+  stamp=$({ cat "$BIN/kube-proxy" /bin/busybox "$XTABLES/.stamp"; declare -f kube_proxy_image busybox_rootfs image_tar; echo "$tag"; } | sha256sum | cut -c1-16)
+  KUBE_PROXY_IMAGE=$dir/kube-proxy.tar
+  [[ -f $dir/$stamp ]] && return 0
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  root=$(mktemp -d)
+  busybox_rootfs "$root/rootfs"
+  cp -a "$XTABLES"/. "$root/rootfs/"
+  rm -f "$root/rootfs/.stamp"
+  install -D -m 0755 "$BIN/kube-proxy" "$root/rootfs/usr/local/bin/kube-proxy"
+  chroot "$root/rootfs" /usr/local/bin/kube-proxy --version >/dev/null 2>&1 ||
+    die "kube-proxy does not run in its image root: $(chroot "$root/rootfs" /usr/local/bin/kube-proxy --version 2>&1 | head -n 1)"
+  image_tar "$KUBE_PROXY_IMAGE" "$tag" "$root/rootfs" \
+    '{"Env":["PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"],"Entrypoint":["/usr/local/bin/kube-proxy"]}'
+  rm -rf "$root"
+  echo "$tag ($("$BIN/kube-proxy" --version | awk '{print $2}') from the bundle, iptables $(chroot "$XTABLES" /usr/sbin/iptables --version | awk '{print $2, $3}') from Debian $(basename "$(debian_deb iptables)" .deb))" >"$dir/tags"
+  touch "$dir/$stamp"
 }
 
 # busybox:1.36 from Debian's busybox-static (the 1.35 binary, under the tag
@@ -310,6 +463,15 @@ pki() {
   printf 'extendedKeyUsage=clientAuth\n' >"$p/client.ext"
   openssl x509 -req -in "$p/kubelet-client.csr" -CA "$p/ca.crt" -CAkey "$p/ca.key" -CAcreateserial -days 2 \
     -extfile "$p/client.ext" -out "$p/kubelet-client.crt" 2>/dev/null
+  # The apiserver's serving certificate, signed by the cluster CA, which is
+  # also every ServiceAccount's ca.crt (the kcm's --root-ca-file): a pod that
+  # verifies the server with it (kube-proxy's kubeconfig, kubeadm's) reaches
+  # https://127.0.0.1:$APISERVER_PORT (host network) or the kubernetes Service.
+  openssl req -newkey rsa:2048 -nodes -subj /CN=kube-apiserver \
+    -keyout "$p/apiserver.key" -out "$p/apiserver.csr" 2>/dev/null
+  printf 'extendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,IP:10.96.0.1,IP:%s,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local\n' "$NODE_IP" >"$p/server.ext"
+  openssl x509 -req -in "$p/apiserver.csr" -CA "$p/ca.crt" -CAkey "$p/ca.key" -CAcreateserial -days 2 \
+    -extfile "$p/server.ext" -out "$p/apiserver.crt" 2>/dev/null
   openssl genrsa -out "$p/sa.key" 2048 2>/dev/null
   openssl rsa -in "$p/sa.key" -pubout -out "$p/sa.pub" 2>/dev/null
   local admin kubelet
@@ -450,18 +612,28 @@ host_state() {
   echo "propagation of /: $(findmnt -no PROPAGATION /)"
   local s
   # ip_forward also switches these (and every interface's forwarding).
-  for s in "${SYSCTLS[@]}" net.ipv4.conf.all.forwarding net.ipv4.conf.all.accept_redirects; do echo "sysctl $s = $(sysctl -n "$s")"; done
+  for s in "${SYSCTLS[@]}" net.ipv4.conf.all.forwarding net.ipv4.conf.all.accept_redirects; do echo "sysctl $s = $(sysctl -n "$s" 2>/dev/null)"; done
+  for s in "${MODULE_PARAMETERS[@]}"; do echo "parameter $s = $(cat "$s" 2>/dev/null)"; done
   echo "cgroups: $(ls -d /sys/fs/cgroup/*/$CGROUP_ROOT 2>/dev/null | tr '\n' ' ')"
-  for s in "${HOST_PATHS[@]}" $(agent_host_paths); do echo "path $s: $([[ -e $s ]] && echo exists || echo absent)"; done
+  for s in $({ printf '%s\n' "${HOST_PATHS[@]}"; agent_host_paths; } | awk '!seen[$0]++'); do echo "path $s: $([[ -e $s ]] && echo exists || echo absent)"; done
   echo "processes: $(ps -eo comm= | grep -cxE 'etcd|kube-apiserver|kube-controller|kube-scheduler|kubelet|containerd|containerd-shim|pause' || true)"
-  # The packet filter rules (a kube-proxy agent on the node programs them):
-  # the rules themselves, without comments and packet counters.
-  local t
-  for t in iptables-save ip6tables-save; do
-    if command -v "$t" >/dev/null; then
-      echo "$t: $("$t" 2>/dev/null | grep -v '^#' | sed 's/\[[0-9]*:[0-9]*\]//g' | sha256sum | cut -c1-16) ($("$t" 2>/dev/null | grep -c '^-A' || true) rules)"
-    fi
-  done
+  # The packet filter rules (kube-proxy on the node programs them), of both
+  # backends, read with the iptables userland of the kube-proxy image (not
+  # the host's, which apt may install with start's packages): the rules
+  # themselves, without comments and packet counters.
+  local backend family rules
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "packet filter rules: not read (needs root)"
+  elif ! (xtables_root) >/dev/null; then
+    echo "packet filter rules: not read (no iptables userland: see above)"
+  else
+    for backend in legacy nft; do
+      for family in iptables ip6tables; do
+        rules=$(xtables_rules "$backend" "$family")
+        echo "$family ($backend): $(sha256sum <<<"$rules" | cut -c1-16) ($(grep -c ' -A ' <<<"$rules" || true) rules)"
+      done
+    done
+  fi
 }
 
 start() {
@@ -472,11 +644,17 @@ start() {
   binaries
   client
   images
+  kube_proxy_image
   mkdir -p "$RUN"
   # What stop must restore: the sysctls and which host paths already existed.
   local s
-  for s in "${SYSCTLS[@]}"; do echo "$s=$(sysctl -n "$s")"; done >"$RUN/sysctls.saved"
+  local value
+  for s in "${SYSCTLS[@]}"; do value=$(sysctl -n "$s" 2>/dev/null) && echo "$s=$value"; done >"$RUN/sysctls.saved"
+  for s in "${MODULE_PARAMETERS[@]}"; do [[ -f $s ]] && echo "$s $(cat "$s")"; done >"$RUN/parameters.saved"
   for s in "${HOST_PATHS[@]}"; do [[ -e $s ]] || echo "$s"; done >"$RUN/paths.created"
+  # And the legacy packet filter rules (kube-proxy's backend).
+  xtables_root
+  xtables_save
   # HostToContainer propagation (node-exporter's hostPath / at /host/root)
   # needs the host path's mount to be shared or a slave, or containerd refuses
   # the container: 'path "/" is mounted on "/" but it is not a shared or slave
@@ -514,10 +692,10 @@ start() {
   start_process containerd unshare --uts sh -c 'hostname "$0" && exec "$@"' "$NODE" containerd --config "$RUN/containerd/config.toml"
   wait_for containerd 40 ctr --address "$RUN/containerd/containerd.sock" version
   local tar
-  for tar in "$IMAGES"/*.tar; do
+  for tar in "$IMAGES"/*.tar $KUBE_PROXY_IMAGE; do
     ctr --address "$RUN/containerd/containerd.sock" -n k8s.io images import --snapshotter overlayfs "$tar" >/dev/null
   done
-  log "imported, built here (nothing pulled): $(paste -sd ';' "$IMAGES/tags" | sed 's/;/; /g')"
+  log "imported, built here (nothing pulled): $(cat "$IMAGES/tags" ${KUBE_PROXY_IMAGE:+"${KUBE_PROXY_IMAGE%/*}/tags"} | paste -sd ';' | sed 's/;/; /g')"
 
   start_process etcd "$BIN/etcd" --name "$NODE" --data-dir "$RUN/etcd" \
     --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
@@ -528,6 +706,7 @@ start() {
   start_process kube-apiserver "$BIN/kube-apiserver" \
     --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
     --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" --cert-dir "$RUN/pki/apiserver" \
+    --tls-cert-file "$RUN/pki/apiserver.crt" --tls-private-key-file "$RUN/pki/apiserver.key" \
     --token-auth-file "$RUN/pki/tokens.csv" --authorization-mode Node,RBAC --enable-admission-plugins NodeRestriction \
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
     --service-account-key-file "$RUN/pki/sa.pub" --service-account-signing-key-file "$RUN/pki/sa.key" \
@@ -606,9 +785,16 @@ stop() {
       [[ -n $path ]] && rm -rf "$path"
     done <"$RUN/paths.created"
   fi
+  xtables_restore
   if [[ -f $RUN/sysctls.saved ]]; then
     local line
     while read -r line; do sysctl -q -w "$line" >/dev/null || log "could not restore $line"; done <"$RUN/sysctls.saved"
+  fi
+  if [[ -f $RUN/parameters.saved ]]; then
+    local file value
+    while read -r file value; do
+      [[ $(cat "$file") == "$value" ]] || echo "$value" >"$file" || log "could not restore $file to $value"
+    done <"$RUN/parameters.saved"
   fi
   local left
   left=$(ls -d /sys/fs/cgroup/*/$CGROUP_ROOT 2>/dev/null || true)
@@ -621,6 +807,8 @@ case "${1:-}" in
   start) shift; start "$@" ;;
   stop) stop ;;
   host-state) host_state ;;
-  images) require_root; images; cat "$IMAGES/tags"; ls "$IMAGES"/*.tar ;;
+  images)
+    shift; choose_version "$@"; require_root; binaries; images; kube_proxy_image
+    cat "$IMAGES/tags" ${KUBE_PROXY_IMAGE:+"${KUBE_PROXY_IMAGE%/*}/tags"}; ls "$IMAGES"/*.tar $KUBE_PROXY_IMAGE ;;
   *) echo "usage: $0 start [1.35|1.32]|stop|host-state|images" >&2; exit 2 ;;
 esac
