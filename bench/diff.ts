@@ -5,7 +5,7 @@
  * judged in full (template as stored, rollout, image, eligibility).
  */
 import { parseAllDocuments } from 'yaml';
-import { parseYaml } from '../lib/checks/yaml';
+import { parseYaml } from '../lib/checks/input/yaml';
 import { diffManifests } from '../lib/diff';
 import { isRecord } from '../lib/k8s/syntax';
 import { manyDaemonSets } from './many-daemonsets';

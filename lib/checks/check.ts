@@ -1,12 +1,10 @@
 /**
- * The checks' pipeline: read the input as kubectl does (YAML 1.1, Lists
- * expanded, files that are no manifests set aside with a note), see each
- * object as the API server does (./normalize), judge it by every rule and by
- * the rules across objects, and attach waivers and positions. The rules live
- * in the modules it imports.
+ * The checks' pipeline: take the objects ./input read as kubectl does (YAML
+ * 1.1, Lists expanded, files that are no manifests set aside with a note),
+ * see each object as the API server does (./normalize), judge it by every
+ * rule and by the rules across objects, and attach waivers and positions.
+ * Only judging is here; the rules live in the modules it imports.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { ANNOTATIONS_SIZE_LIMIT, annotationsSizeAfterApply, LAST_APPLIED_ANNOTATION, lastAppliedSize } from '../k8s/apply';
 import { isRecord } from '../k8s/syntax';
 import { checkMeta } from './api/meta';
@@ -14,6 +12,8 @@ import { checkApiValidation } from './api-validation';
 import { checkCustomResource, checkCustomResourceDefinition, CrdIndex, crdIndex, groupOf, isCustomGroup } from './crds';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
 import { Finding, KubeObject, Problem, show } from './finding';
+import { readFiles } from './input/files';
+import { Entry, Note, prefixed, readManifests, TextInput } from './input/manifests';
 import { JudgedVersion, judgedVersion } from './judged-version';
 import { checkMetadata } from './metadata';
 import { checkNamespaceLabels, namespacePolicies, NamespacePolicy, podSecurityVersion } from './namespaces';
@@ -26,7 +26,6 @@ import { checkSchema, isBuiltInGroup } from './schema';
 import { KubernetesVersion, minorOf, validates } from './versions';
 import { waiversOf } from './waivers';
 import { checkWorkload } from './workload';
-import { Locator, parseYaml, YamlDocument } from './yaml';
 
 /** How to judge the input. */
 export interface CheckOptions {
@@ -60,14 +59,6 @@ export interface CheckOptions {
   readonly kubernetesVersion?: string;
 }
 
-/** Something the checks set aside, and why: a file or document that is no manifest, a skipped kind. */
-export interface Note {
-  /** The file, when known. */
-  readonly file?: string;
-  /** What is set aside and why. */
-  readonly message: string;
-}
-
 /** Everything a run of the checks found. */
 export interface CheckReport {
   /** The findings, in input order. */
@@ -82,27 +73,10 @@ export interface CheckReport {
   readonly kubernetesVersion: JudgedVersion;
 }
 
-/** One object of the input, with where it came from. */
-interface Entry {
-  /** The object as written. */
-  readonly object: KubeObject;
-  readonly file?: string;
-  /** Its path in its document: '' or `items[2]` (kubectl expands Lists). */
-  readonly at: string;
-  readonly locate?: Locator;
-}
-
 function describe(obj: KubeObject): string {
   const kind = typeof obj?.kind === 'string' ? obj.kind : '(no kind)';
   const name = typeof obj?.metadata?.name === 'string' ? obj.metadata.name : '(no name)';
   return `${kind}/${name}`;
-}
-
-/** A field path inside an object at `at` in its document. */
-function prefixed(at: string, field: string): string {
-  if (at === '') return field;
-  if (field === '' || field === '(object)' || field === '(document)') return at;
-  return field.startsWith('[') ? `${at}${field}` : `${at}.${field}`;
 }
 
 /** The pod-spec rules the API server applies to Pods and templates, but not to a StatefulSet's template. */
@@ -263,71 +237,6 @@ function judge(entries: readonly Entry[], options: CheckOptions): { findings: Fi
   return { findings, judged };
 }
 
-/**
- * The objects of a document as kubectl applies them: an object with `items`
- * is a List (whatever its kind), expanded item by item; a List inside a List
- * is refused ("is not a list: no Items field in this object").
- */
-function expand(value: KubeObject, at: string, push: (object: KubeObject, at: string) => void, problem: (at: string, message: string) => void): void {
-  if (!Object.prototype.hasOwnProperty.call(value, 'items')) {
-    push(value, at);
-    return;
-  }
-  const items = value.items;
-  if (items === null) {
-    return;
-  }
-  if (!Array.isArray(items)) {
-    problem(prefixed(at, 'items'), `kubectl reads an object with items as a List, and items must be an array but is ${typeof items}`);
-    return;
-  }
-  items.forEach((item, i) => {
-    const itemAt = prefixed(at, `items[${i}]`);
-    if (!isRecord(item)) {
-      problem(itemAt, 'a List item must be a Kubernetes object (a mapping)');
-    } else if (typeof item.apiVersion !== 'string' || typeof item.kind !== 'string' || item.apiVersion === '' || item.kind === '') {
-      problem(itemAt, `a List item needs apiVersion and kind (kubectl: "Object '${typeof item.apiVersion !== 'string' || item.apiVersion === '' ? 'apiVersion' : 'Kind'}' is missing")`);
-    } else if (Object.prototype.hasOwnProperty.call(item, 'items')) {
-      problem(itemAt, 'a List item may not be a List itself (kubectl: "*unstructured.Unstructured is not a list: no Items field in this object")');
-    } else {
-      push(item, itemAt);
-    }
-  });
-}
-
-/** Whether a file is a template of a Helm chart: under `templates/` of a folder with a Chart.yaml. */
-function isHelmTemplate(file: string): boolean {
-  let dir = path.dirname(path.resolve(file));
-  while (path.dirname(dir) !== dir) {
-    if (path.basename(dir) === 'templates' && fs.existsSync(path.join(path.dirname(dir), 'Chart.yaml'))) {
-      return true;
-    }
-    dir = path.dirname(dir);
-  }
-  return false;
-}
-
-const VALUES_FILE = /^(.*[-_.])?values([-_.].*)?\.ya?ml$/i;
-
-/** Why a document is no manifest, or undefined when it is one. */
-function notManifest(file: string | undefined, doc: YamlDocument): string | undefined {
-  const value = doc.value;
-  if (!isRecord(value)) {
-    return undefined;
-  }
-  const base = file === undefined ? '' : path.basename(file);
-  if (typeof value.apiVersion === 'string' && value.apiVersion.startsWith('kustomize.config.k8s.io/')) {
-    return 'a kustomization file, not a manifest: check the output of `kubectl kustomize` instead';
-  }
-  if (base === 'Chart.yaml' && value.kind === undefined) {
-    return "a Helm chart's Chart.yaml, not a manifest: check the output of `helm template` instead";
-  }
-  if (value.apiVersion === undefined && value.kind === undefined) {
-    return VALUES_FILE.test(base) ? 'a Helm values file, not a manifest' : `document ${doc.index} has neither apiVersion nor kind: not a Kubernetes object`;
-  }
-  return undefined;
-}
-
 /** Every finding (and note) for some YAML texts, a file's or stdin's, judged together. */
 export function checkInputs(inputs: ReadonlyArray<{ readonly file: string; readonly text: string }>, options: CheckOptions = {}): CheckReport {
   return run(inputs, options);
@@ -338,55 +247,10 @@ export function checkInputs(inputs: ReadonlyArray<{ readonly file: string; reado
  * templates/ of a Helm chart is then a manifest (`--format helm`), not a
  * template to render first
  */
-function run(inputs: ReadonlyArray<{ readonly file?: string; readonly text: string }>, options: CheckOptions, synthesized = false): CheckReport {
-  const findings: Finding[] = [];
-  const notes: Note[] = [];
-  const entries: Entry[] = [];
-  const skipped = new Map<string, number>();
-  const skip = new Set(options.skipKinds ?? []);
-  let objects = 0;
-  for (const { file, text } of inputs) {
-    if (!synthesized && file !== undefined && file !== 'stdin' && isHelmTemplate(file)) {
-      notes.push({ file, message: 'a template of a Helm chart, not a manifest: check the output of `helm template` instead' });
-      continue;
-    }
-    const parsed = parseYaml(text, file);
-    findings.push(...parsed.findings);
-    for (const doc of parsed.documents) {
-      const why = notManifest(file, doc);
-      if (why !== undefined) {
-        notes.push({ file, message: why });
-        continue;
-      }
-      const push = (object: KubeObject, at: string) => {
-        objects++;
-        const key = [object.kind, `${object.apiVersion}/${object.kind}`].find((k) => skip.has(k));
-        if (key !== undefined) {
-          const at = `${file ?? ''}\u0000${key}`;
-          skipped.set(at, (skipped.get(at) ?? 0) + 1);
-        } else {
-          entries.push({ object, file, at, locate: doc.locate });
-        }
-      };
-      const problem = (at: string, message: string) => {
-        const position = doc.locate(at);
-        findings.push({ rule: RULES.kubectlApply, severity: RULES.kubectlApply.severity, file, object: `document ${doc.index}`, path: at, message, ...(position ? { line: position.line, column: position.column } : {}) });
-      };
-      if (isRecord(doc.value)) {
-        expand(doc.value, '', push, problem);
-      } else {
-        entries.push({ object: doc.value as KubeObject, file, at: '', locate: doc.locate });
-        objects++;
-      }
-    }
-  }
-  for (const [key, count] of skipped) {
-    const [file, kind] = key.split('\u0000');
-    notes.push({ ...(file !== '' ? { file } : {}), message: `not checked: ${count} object(s) of kind ${kind}, skipped on request` });
-  }
-  const judged = judge(entries, options);
-  findings.push(...judged.findings);
-  return { findings, notes, files: inputs.length, objects, kubernetesVersion: judged.judged };
+function run(inputs: readonly TextInput[], options: CheckOptions, synthesized = false): CheckReport {
+  const read = readManifests(inputs, options.skipKinds, synthesized);
+  const judged = judge(read.entries, options);
+  return { findings: [...read.findings, ...judged.findings], notes: read.notes, files: inputs.length, objects: read.objects, kubernetesVersion: judged.judged };
 }
 
 /** Every finding for some YAML texts (a file's or stdin's), judged together. */
@@ -401,17 +265,17 @@ export function checkYaml(text: string, file?: string, options: CheckOptions = {
 
 /** Every finding for some manifest files, judged together (rules across objects span files). */
 export function checkFiles(files: readonly string[], options: CheckOptions = {}): Finding[] {
-  return checkTexts(files.map((file) => ({ file, text: fs.readFileSync(file, 'utf-8') })), options);
+  return checkTexts(readFiles(files), options);
 }
 
 /** @internal Every finding for the files `cdk8s synth` wrote (the validation plugin's input), a Helm chart's templates included. */
 export function checkSynthesized(files: readonly string[], options: CheckOptions = {}): Finding[] {
-  return run(files.map((file) => ({ file, text: fs.readFileSync(file, 'utf-8') })), options, true).findings;
+  return run(readFiles(files), options, true).findings;
 }
 
 /** @internal The report of the files `cdk8s synth` wrote (the validation plugin's input), a Helm chart's templates included. */
 export function checkSynthesizedReport(files: readonly string[], options: CheckOptions = {}): CheckReport {
-  return run(files.map((file) => ({ file, text: fs.readFileSync(file, 'utf-8') })), options, true);
+  return run(readFiles(files), options, true);
 }
 
 /** Every finding for one parsed object (rules across objects need {@link checkObjects}). */

@@ -17,8 +17,9 @@
  *
  * @module node-reporter/checks
  */
-export { checkFiles, checkInputs, checkObject, checkObjects, CheckOptions, CheckReport, checkTexts, checkYaml, Note } from './check';
+export { checkFiles, checkInputs, checkObject, checkObjects, CheckOptions, CheckReport, checkTexts, checkYaml } from './check';
 export { Finding, KubeObject } from './finding';
+export { Note } from './input/manifests';
 export { JudgedVersion, KubernetesVersionSource } from './judged-version';
 export { formatCounts, formatFinding, formatReport, isBlocking, SarifOptions, toSarif } from './report';
 export { ALL_RULES, Rule, Severity, WAIVER_PREFIX } from './rules';

@@ -11,9 +11,6 @@ import { podTemplateOf } from './pod-templates';
 import { RULES } from './rules';
 import { atLeast, DEFAULT_KUBERNETES_VERSION, featureEnabled, FeatureGate, KubernetesVersion } from './versions';
 
-/** How deep the checks read a document; far deeper than any manifest, far below what overflows the stack. */
-export const MAX_DEPTH = 200;
-
 /** A field the API server drops while its feature gate is off (the default). */
 interface GatedField {
   /** The field, relative to the pod spec (`hostUsers`), to each container (`securityContext.procMount`) or to the Job spec. */
@@ -47,22 +44,6 @@ const GATED_FIELDS: readonly GatedField[] = [
 /** The gated fields a version drops: those its API has, behind a gate still off. */
 function droppedAt(version: KubernetesVersion): GatedField[] {
   return GATED_FIELDS.filter((f) => atLeast(version, f.since) && !featureEnabled(version, f.gate));
-}
-
-/** The nesting depth of a value, counted without recursion (a hostile document cannot overflow the stack). */
-export function depthOf(value: unknown): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (typeof node !== 'object' || node === null) continue;
-    deepest = Math.max(deepest, depth);
-    if (depth > MAX_DEPTH) break;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      stack.push([child, depth + 1]);
-    }
-  }
-  return deepest;
 }
 
 /** A deep copy without the object properties that are null (array elements stay). Iterative; the depth is checked before. */

@@ -3,8 +3,8 @@
  * code-scanning tools.
  */
 import * as path from 'node:path';
-import type { Note } from './check';
 import { Finding } from './finding';
+import type { Note } from './input/manifests';
 import { Severity } from './rules';
 
 /** Whether a finding fails synth: an error that is not waived. */

@@ -6,7 +6,8 @@
  * them to a terminal. Every failure is one line on stderr and exit 2, never a
  * stack trace.
  */
-import { NodeListError, printable } from '../eligibility';
+import { InputError } from '../checks/input/files';
+import { printable } from '../eligibility';
 import { nearest, UsageError } from './args';
 import { check } from './check';
 import { diff } from './diff';
@@ -57,7 +58,7 @@ export function main(argv: string[], io: Io = PROCESS_IO): number {
     }
     return run(rest, io);
   } catch (e) {
-    if (e instanceof NodeListError) {
+    if (e instanceof InputError) {
       io.err(`node-reporter: ${e.message}\n`);
       return 2;
     }

@@ -5,41 +5,20 @@
  * (a PowerShell redirect). Anything else, or a node with a field of the wrong
  * type, is a one-line error naming the input, the node and the field.
  */
-import { parseYaml } from '../checks/yaml';
+import { decodeText, InputError } from '../checks/input/files';
+import { parseYaml } from '../checks/input/yaml';
 import { isRecord } from '../k8s/syntax';
 import type { KubeNode } from './evaluate';
 import { printable, shown } from './printable';
 
+export { decodeText };
+
 /** Bad input: the message is one line, for the user, without a stack trace. */
-export class NodeListError extends Error {
+export class NodeListError extends InputError {
   constructor(message: string) {
     super(message);
     this.name = 'NodeListError';
   }
-}
-
-/**
- * Text from bytes as kubectl or a shell redirect wrote them: UTF-8 (a BOM is
- * dropped) or UTF-16 with a BOM, or without one when every other byte is NUL.
- */
-export function decodeText(input: string | Uint8Array): string {
-  if (typeof input === 'string') {
-    return input.replace(/^\uFEFF/, '');
-  }
-  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) {
-    return bytes.subarray(2).toString('utf16le');
-  }
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
-    return Buffer.from(bytes.subarray(2)).swap16().toString('utf16le');
-  }
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    return bytes.subarray(3).toString('utf-8');
-  }
-  if (bytes.length >= 4 && bytes.length % 2 === 0 && bytes[1] === 0 && bytes[3] === 0 && bytes[0] !== 0) {
-    return bytes.toString('utf16le');
-  }
-  return bytes.toString('utf-8');
 }
 
 function describe(value: unknown): string {
@@ -104,7 +83,7 @@ function checkNode(value: unknown, where: string, listItem: boolean): KubeNode {
 
 /**
  * Parses JSON, or YAML (one document), into a value, with the checks' reader
- * (kubectl's: lib/checks/yaml.ts); an error names the source. A repeated key
+ * (kubectl's: lib/checks/input/yaml.ts); an error names the source. A repeated key
  * is an error here: `kubectl get nodes` never writes one.
  */
 function parse(text: string, source: string): unknown {

@@ -4,19 +4,9 @@
  * escaped as \uXXXX. Names from a node list are printed through this.
  */
 
-import { escapeUnprintable } from '../k8s/syntax';
+import { escapeUnprintable, printable } from '../k8s/syntax';
 
-/**
- * The text with unsafe characters escaped; quoted (as JSON) when `quote` is
- * set, or when it is empty or had anything to escape.
- */
-export function printable(text: string, quote = false): string {
-  const escaped = escapeUnprintable(text);
-  if (quote || escaped !== text || text === '') {
-    return `"${escaped.replace(/\\(?!u[0-9a-f]{4})/g, '\\\\').replace(/"/g, '\\"')}"`;
-  }
-  return text;
-}
+export { printable };
 
 /**
  * JSON text with the same characters escaped (as \uXXXX, which JSON parses

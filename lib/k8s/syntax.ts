@@ -65,6 +65,18 @@ export function escapeUnprintable(text: string): string {
   return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * The text with unsafe characters escaped; quoted (as JSON) when `quote` is
+ * set, or when it is empty or had anything to escape.
+ */
+export function printable(text: string, quote = false): string {
+  const escaped = escapeUnprintable(text);
+  if (quote || escaped !== text || text === '') {
+    return `"${escaped.replace(/\\(?!u[0-9a-f]{4})/g, '\\\\').replace(/"/g, '\\"')}"`;
+  }
+  return text;
+}
+
 /** Why a port name is not an IANA service name (apimachinery validation: IsValidPortName), if it is not: the API server's words. */
 export function portNameProblem(name: string): string | undefined {
   if (name.length > 15) return 'must be no more than 15 characters';

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkYaml, isBlocking } from '../../lib/checks';
-import { parseYaml, resolvePlainScalar } from '../../lib/checks/yaml';
+import { parseYaml, resolvePlainScalar } from '../../lib/checks/input/yaml';
 import { readNodeList } from '../../lib/eligibility';
 
 const dir = path.join(__dirname, '..', 'fixtures', 'kubectl-yaml');

@@ -15,9 +15,27 @@
  * reader of YAML: the checks, the CLI and the eligibility preview use it.
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, Node, parseAllDocuments, parseDocument, ScalarTag, Tags } from 'yaml';
-import { Finding } from './finding';
-import { depthOf, MAX_DEPTH } from './normalize';
-import { RULES, Severity } from './rules';
+import { Finding } from '../finding';
+import { RULES, Severity } from '../rules';
+
+/** How deep the checks read a document; far deeper than any manifest, far below what overflows the stack. */
+export const MAX_DEPTH = 200;
+
+/** The nesting depth of a value, counted without recursion (a hostile document cannot overflow the stack). */
+export function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (depth > MAX_DEPTH) break;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
 
 /** A line and column in a file, both from 1. */
 export interface Position {
