@@ -7,7 +7,9 @@
 import type { Size, SizeRoundingBehavior } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-28';
 import type { IConstruct } from 'constructs';
+import { checkResources as checkResourceRequirements } from './checks/api/core-pod';
 import { defined, Problem, problem, quantityValue, show } from './k8s/syntax';
+import { askChecks, PropPath } from './prop-checks';
 
 /**
  * Throws one Error listing every problem, each line prefixed with the
@@ -55,28 +57,29 @@ function cpuOf(prop: string, cpu: unknown, problems: Problem[]): Amount | undefi
   return amountOf(prop, (cpu as kplus.Cpu).amount, problems);
 }
 
-function withinLimit(prop: string, request: Amount | undefined, limit: Amount | undefined, problems: Problem[]): void {
-  if (request && limit && request.amount > limit.amount) {
-    problems.push(`'${prop}.request' must be at most '${prop}.limit' (${show(limit.text)}) but got ${show(request.text)}`);
-  }
-}
+/** Where a rendered resource field comes from in cdk8s-plus' ContainerResources. */
+const RESOURCE_PROP_PATHS: readonly PropPath[] = [
+  [/^resources\.requests\["ephemeral-storage"\]/, 'ephemeralStorage.request'],
+  [/^resources\.limits\["ephemeral-storage"\]/, 'ephemeralStorage.limit'],
+  [/^resources\.requests\.(\w+)/, '$1.request'],
+  [/^resources\.limits\.(\w+)/, '$1.limit'],
+];
 
-/** Requests and limits that are positive quantities, each request within its limit. */
+/** Requests and limits that are positive quantities (cdk8s-plus' forms), each request within its limit (the checks' rule: ValidateContainerResourceRequirements). */
 export function checkResources(prop: string, resources: kplus.ContainerResources): Problem[] {
   const problems: Problem[] = [];
   if (typeof resources !== 'object' || resources === null) {
     return [problem(prop, 'a cdk8s-plus ContainerResources object ({ cpu?, memory?, ephemeralStorage? })', resources)];
   }
-  const cpuRequest = cpuOf(`${prop}.cpu.request`, resources.cpu?.request, problems);
-  const cpuLimit = cpuOf(`${prop}.cpu.limit`, resources.cpu?.limit, problems);
-  withinLimit(`${prop}.cpu`, cpuRequest, cpuLimit, problems);
-  // cdk8s-plus renders memory in whole MiB and ephemeral storage in whole GiB.
-  const memoryRequest = wholeUnits(`${prop}.memory.request`, resources.memory?.request, 'Mi', problems);
-  const memoryLimit = wholeUnits(`${prop}.memory.limit`, resources.memory?.limit, 'Mi', problems);
-  withinLimit(`${prop}.memory`, memoryRequest, memoryLimit, problems);
-  const storageRequest = wholeUnits(`${prop}.ephemeralStorage.request`, resources.ephemeralStorage?.request, 'Gi', problems);
-  const storageLimit = wholeUnits(`${prop}.ephemeralStorage.limit`, resources.ephemeralStorage?.limit, 'Gi', problems);
-  withinLimit(`${prop}.ephemeralStorage`, storageRequest, storageLimit, problems);
+  const amounts = {
+    cpu: [cpuOf(`${prop}.cpu.request`, resources.cpu?.request, problems), cpuOf(`${prop}.cpu.limit`, resources.cpu?.limit, problems)],
+    // cdk8s-plus renders memory in whole MiB and ephemeral storage in whole GiB.
+    memory: [wholeUnits(`${prop}.memory.request`, resources.memory?.request, 'Mi', problems), wholeUnits(`${prop}.memory.limit`, resources.memory?.limit, 'Mi', problems)],
+    'ephemeral-storage': [wholeUnits(`${prop}.ephemeralStorage.request`, resources.ephemeralStorage?.request, 'Gi', problems), wholeUnits(`${prop}.ephemeralStorage.limit`, resources.ephemeralStorage?.limit, 'Gi', problems)],
+  };
+  const rendered = (i: 0 | 1) => Object.fromEntries(Object.entries(amounts).filter(([, a]) => a[i] !== undefined).map(([name, a]) => [name, a[i]!.text]));
+  const fragment = { resources: { requests: rendered(0), limits: rendered(1) } };
+  problems.push(...askChecks(prop, fragment, RESOURCE_PROP_PATHS, (add) => checkResourceRequirements(add, '', fragment)));
   return problems;
 }
 

@@ -266,7 +266,7 @@ describe('NodeReporterDaemonSet bad input', () => {
     ['an interval above a day', { intervalSeconds: 86401 }, /'intervalSeconds' .* but got 86401/],
     ['a cpu request that is not a quantity', { resources: { cpu: { request: kplus.Cpu.units(NaN) } } }, /'resources.cpu.request' must be a positive Kubernetes quantity .* but got "NaN"/],
     ['a negative cpu limit', { resources: { cpu: { limit: kplus.Cpu.millis(-5) } } }, /'resources.cpu.limit' .* but got "-5m"/],
-    ['a memory request above its limit', { resources: { memory: { request: Size.mebibytes(64), limit: Size.mebibytes(32) } } }, /'resources.memory.request' must be at most 'resources.memory.limit' \("32Mi"\) but got "64Mi"/],
+    ['a memory request above its limit', { resources: { memory: { request: Size.mebibytes(64), limit: Size.mebibytes(32) } } }, /'resources.memory.request' must be less than or equal to memory limit of "32Mi" but got "64Mi"/],
     ['a memory size of a fraction of a MiB', { resources: { memory: { limit: Size.kibibytes(1500) } } }, /'resources.memory.limit' must be a positive whole number of MiB but got "1.46484375Mi"/],
     ['a multi-line change-cause', { changeCause: 'a\nb' }, /'changeCause' must be a non-empty single line/],
     ['a label that takes over the selector key', { labels: { app: 'other' } }, /'labels' must not set 'app'/],

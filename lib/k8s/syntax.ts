@@ -119,11 +119,14 @@ export function show(value: unknown): string {
   return escapeUnprintable(text);
 }
 
+/** @internal How a message names the prop: `'containers[0].name'`; `labels[key]` reads as `'labels' key` (the prop is 'labels', the offending part a key of it). */
+export function subject(prop: string): string {
+  return prop.endsWith('[key]') ? `'${prop.slice(0, -5)}' key` : `'${prop}'`;
+}
+
 /** The problem "'prop' must be <allowed> but got <value>". */
 export function problem(prop: string, allowed: string, value: unknown): Problem {
-  // 'labels[key]' reads as: the prop is 'labels', the offending part a key of it.
-  const subject = prop.endsWith('[key]') ? `'${prop.slice(0, -5)}' key` : `'${prop}'`;
-  return `${subject} must be ${allowed} but got ${show(value)}`;
+  return `${subject(prop)} must be ${allowed} but got ${show(value)}`;
 }
 
 /** A DNS-1123 label, the syntax of most object names (`metadata.name` of a DaemonSet, a namespace). */

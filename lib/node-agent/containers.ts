@@ -5,10 +5,15 @@
  */
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { checkDns1123Label, checkImage, checkInteger, defined, isRecord, portNameProblem, Problem, problem, show } from '../k8s/syntax';
+import { checkContainerPolicies, checkContainerPorts, checkEnv, checkSecurityContext } from '../checks/api/core-pod';
+import { KubeObject } from '../checks/finding';
+import { KubernetesVersion } from '../checks/versions';
+import { checkDns1123Label, checkImage, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
+import { askChecks } from '../prop-checks';
 import { checkResources } from '../validate-props';
 import { ContainerEnvFrom, ContainerLifecycle, ContainerProbe } from './cdk8s-plus';
 import { AgentEnvFrom } from './env-from';
+import { CONTAINER_PROP_PATHS, POD_PROP_PATHS } from './prop-paths';
 import { AgentMount, checkAbsolutePath, mountProblems } from './volumes';
 
 /**
@@ -203,16 +208,14 @@ export interface ContainerDefaults {
   readonly windows: boolean;
   /** Whether the pods share the node's network namespace. */
   readonly hostNetwork: boolean;
+  /** The Kubernetes version the agent targets: some API rules depend on it (environment variable names). */
+  readonly version: KubernetesVersion;
 }
 
 const CONTAINER_KEYS = ['name', 'image', 'command', 'args', 'workingDir', 'env', 'envFrom', 'ports', 'readiness', 'liveness', 'startup', 'lifecycle', 'resources', 'securityContext', 'imagePullPolicy', 'terminationMessagePolicy', 'mounts'];
 const SECURITY_KEYS = ['user', 'group', 'ensureNonRoot', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation', 'capabilities', 'seccompProfile', 'seLinuxOptions', 'appArmorProfile', 'windowsOptions'];
 const LINUX_ONLY_SECURITY_KEYS = ['user', 'group', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation', 'capabilities', 'seccompProfile', 'seLinuxOptions', 'appArmorProfile'];
-const PULL_POLICIES: string[] = Object.values(kplus.ImagePullPolicy);
-const PROTOCOLS: string[] = Object.values(kplus.Protocol);
 const CAPABILITIES: string[] = Object.values(kplus.Capability);
-const SECCOMP_TYPES: string[] = Object.values(kplus.SeccompProfileType);
-const TERMINATION_MESSAGE_POLICIES: string[] = Object.values(TerminationMessagePolicy);
 
 /** The capability whose holder can escalate anyway, so allowPrivilegeEscalation: false would only pretend. */
 function addsSysAdmin(sc: AgentSecurityContext | undefined): boolean {
@@ -298,8 +301,8 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
     }
   }
   for (const key of ['user', 'group'] as const) {
-    if (sc[key] !== undefined) {
-      problems.push(...defined(checkInteger(`${prop}.${key}`, sc[key], 0, 2147483647)));
+    if (sc[key] !== undefined && !Number.isInteger(sc[key])) {
+      problems.push(problem(`${prop}.${key}`, 'an integer', sc[key]));
     }
   }
   for (const key of ['ensureNonRoot', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation'] as const) {
@@ -309,10 +312,6 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
   }
   if (sc.ensureNonRoot === true && sc.user === 0) {
     problems.push(problem(`${prop}.ensureNonRoot`, 'false or unset with user 0: the kubelet refuses to start a runAsNonRoot container as root', true));
-  }
-  // pkg/apis/core/validation: ValidateSecurityContext.
-  if (sc.privileged === true && sc.allowPrivilegeEscalation === false) {
-    problems.push(problem(`${prop}.allowPrivilegeEscalation`, 'true or unset in a privileged container (the API server refuses privileged with allowPrivilegeEscalation false)', false));
   }
   if (sc.capabilities !== undefined) {
     const caps = sc.capabilities;
@@ -328,8 +327,8 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
       }
     }
   }
-  if (sc.seccompProfile !== undefined) {
-    problems.push(...seccompProblems(`${prop}.seccompProfile`, sc.seccompProfile));
+  if (sc.seccompProfile !== undefined && !isRecord(sc.seccompProfile)) {
+    problems.push(problem(`${prop}.seccompProfile`, '{ type, localhostProfile? } (kplus.SeccompProfileType)', sc.seccompProfile));
   }
   if (sc.seLinuxOptions !== undefined) {
     const se = sc.seLinuxOptions;
@@ -346,42 +345,78 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
   return problems;
 }
 
-/** @internal A seccomp profile the API server accepts (pkg/apis/core/validation: validateSeccompProfileField). */
-export function seccompProblems(prop: string, profile: unknown): Problem[] {
-  const problems: Problem[] = [];
-  if (!isRecord(profile) || !SECCOMP_TYPES.includes(profile.type as string)) {
-    problems.push(problem(prop, `{ type: ${SECCOMP_TYPES.join(' | ')}, localhostProfile? } (kplus.SeccompProfileType)`, profile));
-  } else if (profile.type === kplus.SeccompProfileType.LOCALHOST && (typeof profile.localhostProfile !== 'string' || profile.localhostProfile === '')) {
-    problems.push(problem(`${prop}.localhostProfile`, 'the profile\'s path, relative to the kubelet\'s seccomp folder, with type Localhost', profile.localhostProfile));
-  } else if (profile.type !== kplus.SeccompProfileType.LOCALHOST && profile.localhostProfile !== undefined) {
-    problems.push(problem(`${prop}.localhostProfile`, 'unset unless type is Localhost', profile.localhostProfile));
-  }
-  return problems;
+/**
+ * @internal
+ * What the API server refuses in the pod-level security context props
+ * (`runAsUser`, `runAsGroup`, `fsGroup`, `seccompProfile`): asked of the checks
+ * (ValidatePodSecurityContext), whose rules these are.
+ */
+export function podSecurityContextProblems(props: Record<string, unknown>): Problem[] {
+  const fragment = { securityContext: { runAsUser: props.runAsUser, runAsGroup: props.runAsGroup, fsGroup: props.fsGroup, seccompProfile: isRecord(props.seccompProfile) ? props.seccompProfile : undefined } };
+  return askChecks('', fragment, POD_PROP_PATHS, (add) => checkSecurityContext(add, 'securityContext', fragment.securityContext, true));
 }
 
-function portProblems(prop: string, ports: unknown, hostNetwork: boolean): Problem[] {
+/** The envFrom sources as the manifest has them, when each renders (a bad one is a shape problem of its own). */
+function renderedEnvFrom(envFrom: unknown): unknown[] | undefined {
+  if (!Array.isArray(envFrom) || !envFrom.every(hasToKube)) return undefined;
+  try {
+    return envFrom.map((e: { _toKube(): unknown }) => e._toKube());
+  } catch {
+    return undefined;
+  }
+}
+
+/** The part of the container's manifest that the API rules asked here judge, from props whose shapes are right. */
+function containerFragment(c: Record<string, unknown>): KubeObject {
+  const sc = isRecord(c.securityContext) ? c.securityContext : {};
+  const caps = isRecord(sc.capabilities) ? sc.capabilities : {};
+  return {
+    imagePullPolicy: c.imagePullPolicy,
+    terminationMessagePolicy: c.terminationMessagePolicy,
+    // The API server's hostPort defaulting (the agent's too) makes an unset one equal; only a given one is judged.
+    ports: Array.isArray(c.ports) ? c.ports.map((p) => (isRecord(p) ? { containerPort: p.number, hostPort: p.hostPort, protocol: p.protocol, name: p.name } : {})) : undefined,
+    env: isRecord(c.env) ? Object.keys(c.env).map((name) => ({ name })) : undefined,
+    envFrom: renderedEnvFrom(c.envFrom),
+    securityContext: {
+      runAsUser: sc.user,
+      runAsGroup: sc.group,
+      privileged: sc.privileged,
+      allowPrivilegeEscalation: sc.allowPrivilegeEscalation,
+      capabilities: Array.isArray(caps.add) ? { add: caps.add } : undefined,
+      seccompProfile: isRecord(sc.seccompProfile) ? sc.seccompProfile : undefined,
+    },
+  };
+}
+
+/** What the API server refuses in the container, asked of the checks (pkg/apis/core/validation: validateContainer and the functions it calls). */
+function apiProblems(prop: string, c: Record<string, unknown>, defaults: ContainerDefaults): Problem[] {
+  const fragment = containerFragment(c);
+  return askChecks(prop, fragment, CONTAINER_PROP_PATHS, (add) => {
+    checkContainerPolicies(add, '', fragment);
+    checkContainerPorts(add, '', fragment, defaults.hostNetwork);
+    checkEnv(add, '', fragment, defaults.version);
+    checkSecurityContext(add, 'securityContext', fragment.securityContext, false);
+  });
+}
+
+function portProblems(prop: string, ports: unknown): Problem[] {
   if (!Array.isArray(ports)) {
     return [problem(prop, 'an array of { number, name?, protocol?, hostPort? }', ports)];
   }
   const problems: Problem[] = [];
-  const names = new Set<unknown>();
   const numbers = new Set<string>();
   ports.forEach((p: unknown, i: number) => {
     const port: Record<string, unknown> = isRecord(p) ? p : {};
     const protocol = port.protocol ?? kplus.Protocol.TCP;
     problems.push(...defined(
-      checkInteger(`${prop}[${i}].number`, port.number, 1, 65535),
-      port.hostPort !== undefined ? checkInteger(`${prop}[${i}].hostPort`, port.hostPort, 1, 65535) : undefined,
-      // pkg/apis/core/validation: validateHostNetwork.
-      hostNetwork && port.hostPort !== undefined && port.hostPort !== port.number ? problem(`${prop}[${i}].hostPort`, `unset or equal to the port (${show(port.number)}) with hostNetwork, as the API server requires`, port.hostPort) : undefined,
-      port.protocol !== undefined && !PROTOCOLS.includes(port.protocol as string) ? problem(`${prop}[${i}].protocol`, `one of ${PROTOCOLS.join(', ')}`, port.protocol) : undefined,
+      Number.isInteger(port.number) ? undefined : problem(`${prop}[${i}].number`, 'an integer', port.number),
+      port.hostPort !== undefined && !Number.isInteger(port.hostPort) ? problem(`${prop}[${i}].hostPort`, 'an integer', port.hostPort) : undefined,
+      port.protocol !== undefined && typeof port.protocol !== 'string' ? problem(`${prop}[${i}].protocol`, 'a kplus.Protocol', port.protocol) : undefined,
       port.hostIp !== undefined ? problem(`${prop}[${i}].hostIp`, 'unset (an agent on every node binds all addresses)', port.hostIp) : undefined,
-      port.name !== undefined && (typeof port.name !== 'string' || portNameProblem(port.name) !== undefined)
-        ? problem(`${prop}[${i}].name`, 'an IANA service name (at most 15 characters of a-z, 0-9 and single dashes, with a letter)', port.name) : undefined,
-      port.name !== undefined && names.has(port.name) ? problem(`${prop}[${i}].name`, 'unique among the container\'s ports', port.name) : undefined,
+      port.name !== undefined && typeof port.name !== 'string' ? problem(`${prop}[${i}].name`, 'a string', port.name) : undefined,
+      // The API server only warns of a number used twice; a Service could not tell the two apart.
       numbers.has(`${show(port.number)}/${show(protocol)}`) ? problem(`${prop}[${i}].number`, `unique among the container's ${String(show(protocol)).replace(/"/g, '')} ports`, port.number) : undefined,
     ));
-    names.add(port.name);
     numbers.add(`${show(port.number)}/${show(protocol)}`);
   });
   return problems;
@@ -405,9 +440,6 @@ export function containerProblems(prop: string, c: unknown, volumes: ReadonlyMap
     c.command !== undefined ? checkStringArray(`${prop}.command`, c.command) : undefined,
     c.args !== undefined ? checkStringArray(`${prop}.args`, c.args) : undefined,
     c.workingDir !== undefined ? checkAbsolutePath(`${prop}.workingDir`, c.workingDir, defaults.windows) : undefined,
-    c.imagePullPolicy !== undefined && !PULL_POLICIES.includes(c.imagePullPolicy as string) ? problem(`${prop}.imagePullPolicy`, `one of ${PULL_POLICIES.join(', ')}`, c.imagePullPolicy) : undefined,
-    c.terminationMessagePolicy !== undefined && !TERMINATION_MESSAGE_POLICIES.includes(c.terminationMessagePolicy as string)
-      ? problem(`${prop}.terminationMessagePolicy`, `one of ${TERMINATION_MESSAGE_POLICIES.join(', ')}`, c.terminationMessagePolicy) : undefined,
     c.lifecycle !== undefined && !(isRecord(c.lifecycle) && Object.entries(c.lifecycle).every(([k, h]) => ['postStart', 'preStop'].includes(k) && (h === undefined || hasToKube(h))))
       ? problem(`${prop}.lifecycle`, 'an object { postStart?, preStop? } of cdk8s-plus Handlers (Handler.fromCommand(...), .fromHttpGet(...))', c.lifecycle) : undefined,
     c.envFrom !== undefined && !(Array.isArray(c.envFrom) && c.envFrom.every(hasToKube)) ? problem(`${prop}.envFrom`, 'an array of AgentEnvFrom (AgentEnvFrom.configMap(...), .secret(...)) or cdk8s-plus EnvFrom', c.envFrom) : undefined,
@@ -421,10 +453,9 @@ export function containerProblems(prop: string, c: unknown, volumes: ReadonlyMap
       problems.push(problem(`${prop}.env`, 'an object of variable names to EnvValue (e.g. DownwardApi.nodeName())', c.env));
     } else {
       for (const [name, value] of Object.entries(c.env)) {
-        problems.push(...defined(
-          /^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name) ? undefined : problem(`${prop}.env[key]`, 'an environment variable name ([-._a-zA-Z][-._a-zA-Z0-9]*, as the API server requires)', name),
-          isEnvValue(value) ? undefined : problem(`${prop}.env.${name}`, 'an EnvValue, e.g. EnvValue.fromValue(...) or DownwardApi.nodeName()', value),
-        ));
+        if (!isEnvValue(value)) {
+          problems.push(problem(`${prop}.env.${name}`, 'an EnvValue, e.g. EnvValue.fromValue(...) or DownwardApi.nodeName()', value));
+        }
       }
     }
   }
@@ -440,8 +471,9 @@ export function containerProblems(prop: string, c: unknown, volumes: ReadonlyMap
     problems.push(...checkResources(`${prop}.resources`, c.resources as kplus.ContainerResources));
   }
   if (c.ports !== undefined) {
-    problems.push(...portProblems(`${prop}.ports`, c.ports, defaults.hostNetwork));
+    problems.push(...portProblems(`${prop}.ports`, c.ports));
   }
+  problems.push(...apiProblems(prop, c, defaults));
   if (c.mounts !== undefined) {
     if (!Array.isArray(c.mounts)) {
       problems.push(problem(`${prop}.mounts`, 'an array of AgentMount { volume, path, ... }', c.mounts));

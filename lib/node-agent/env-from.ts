@@ -5,7 +5,7 @@
  * `kubernetes-services-endpoint` ConfigMap exists only with eBPF).
  */
 import type * as kplus from 'cdk8s-plus-28';
-import { checkDns1123Subdomain, defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { defined, isRecord, Problem, problem } from '../k8s/syntax';
 
 /** Options of {@link AgentEnvFrom}. */
 export interface AgentEnvFromOptions {
@@ -47,11 +47,11 @@ export class AgentEnvFrom {
     const o: unknown = this.options;
     if (!isRecord(o)) return [problem(`${prop}.options`, 'an object { prefix?, optional? }', o)];
     return defined(
-      checkDns1123Subdomain(`${prop}.name`, this.name),
       ...Object.keys(o).filter((k) => k !== 'prefix' && k !== 'optional').map((k) => problem(`${prop}.options[key]`, 'prefix or optional', k)),
       o.optional !== undefined && typeof o.optional !== 'boolean' ? problem(`${prop}.optional`, 'a boolean', o.optional) : undefined,
-      // pkg/apis/core/validation: validateEnvFrom (the prefix is the start of a variable name).
-      o.prefix !== undefined && (typeof o.prefix !== 'string' || !/^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(o.prefix)) ? problem(`${prop}.prefix`, 'the start of an environment variable name ([-._a-zA-Z][-._a-zA-Z0-9]*)', o.prefix) : undefined,
+      // The name's and the prefix's syntax are the API server's: the container asks the checks (validateEnvFrom).
+      typeof this.name === 'string' ? undefined : problem(`${prop}.name`, 'a string', this.name),
+      o.prefix !== undefined && typeof o.prefix !== 'string' ? problem(`${prop}.prefix`, 'a string', o.prefix) : undefined,
     );
   }
 

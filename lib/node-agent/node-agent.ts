@@ -173,7 +173,7 @@ export class NodeAgent extends Construct {
     const namespace = Chart.of(this).namespace;
     this.target = kubernetesTarget(this);
     this.kubernetesVersion = this.target.version;
-    reportProblems(this, [...propsProblems(props, namespace), ...(isRecord(props) ? targetPropsProblems(props, this.kubernetesVersion) : [])]);
+    reportProblems(this, [...propsProblems(props, namespace, this.kubernetesVersion), ...(isRecord(props) ? targetPropsProblems(props, this.kubernetesVersion) : [])]);
     Object.defineProperty(this, BRAND, { value: true });
 
     this.props = props;
@@ -312,7 +312,7 @@ export class NodeAgent extends Construct {
   }
 
   private containerDefaults(): ContainerDefaults {
-    return { runAsUser: this.runAsUser, runAsGroup: this.runAsGroup, windows: this.windows, hostNetwork: this.hostNetwork };
+    return { runAsUser: this.runAsUser, runAsGroup: this.runAsGroup, windows: this.windows, hostNetwork: this.hostNetwork, version: this.kubernetesVersion };
   }
 
   /** The DaemonSet's manifest as it would be written now; `unjudged`: before finish() holds it to its level. */

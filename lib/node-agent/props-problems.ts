@@ -6,14 +6,14 @@
  */
 import * as kplus from 'cdk8s-plus-28';
 import { RULES, WAIVER_PREFIX } from '../checks/rules';
-import { KUBERNETES_VERSION_ANNOTATION } from '../checks/versions';
+import { KUBERNETES_VERSION_ANNOTATION, KubernetesVersion } from '../checks/versions';
 import { waiverProblem } from '../checks/waivers';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
 import { checkAnnotations, checkDns1123Label, checkDns1123Subdomain, checkInteger, checkLabels, checkLabelValue, checkQualifiedName, checkSingleLine, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
 import { NodePolicy } from '../node-policy';
 import { adoptionCrossProblems, adoptionProblems, ownName } from './adoption';
 import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, configMountProblems, configProblems, configVolume } from './config';
-import { AgentContainer, ContainerDefaults, containerProblems, seccompProblems } from './containers';
+import { AgentContainer, ContainerDefaults, containerProblems, podSecurityContextProblems } from './containers';
 import { crdsProblems } from './custom-resources';
 import { extraServiceAccountsProblems, grantsProblems } from './grants';
 import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION } from './metadata';
@@ -75,7 +75,7 @@ function checkIds(prop: string, value: unknown): Problem | undefined {
 }
 
 /** @internal Every problem with the props, named by prop, in one list. */
-export function propsProblems(props: NodeAgentProps, namespace: string | undefined): Problem[] {
+export function propsProblems(props: NodeAgentProps, namespace: string | undefined, version: KubernetesVersion): Problem[] {
   if (!isRecord(props)) {
     return [problem('props', 'an object of NodeAgentProps { policy, name, containers, ... }', props)];
   }
@@ -86,9 +86,7 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
     policyOk ? undefined : problem('policy', 'a NodePolicy (or LabeledNodePolicy)', props.policy),
     checkDns1123Label('name', props.name),
     ...(['hostNetwork', 'hostPID', 'hostIPC', 'hostProcess', 'shareProcessNamespace'] as const).map((k) => checkBoolean(k, props[k])),
-    props.runAsUser !== undefined ? checkInteger('runAsUser', props.runAsUser, 0, 2147483647) : undefined,
-    props.runAsGroup !== undefined ? checkInteger('runAsGroup', props.runAsGroup, 0, 2147483647) : undefined,
-    props.fsGroup !== undefined ? checkInteger('fsGroup', props.fsGroup, 0, 2147483647) : undefined,
+    ...(['runAsUser', 'runAsGroup', 'fsGroup'] as const).map((k) => (props[k] !== undefined && !Number.isInteger(props[k]) ? problem(k, 'an integer', props[k]) : undefined)),
     props.supplementalGroups !== undefined ? checkIds('supplementalGroups', props.supplementalGroups) : undefined,
     props.priorityClassName !== undefined ? checkDns1123Subdomain('priorityClassName', props.priorityClassName) : undefined,
     props.runtimeClassName !== undefined ? checkDns1123Subdomain('runtimeClassName', props.runtimeClassName) : undefined,
@@ -114,8 +112,11 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
       if (props[key] !== undefined) problems.push(problem(key, 'unset on a Windows agent (a Linux-only field; use securityContext.windowsOptions.runAsUserName)', props[key]));
     }
   }
-  if (props.seccompProfile !== undefined && !windows) {
-    problems.push(...seccompProblems('seccompProfile', props.seccompProfile));
+  if (props.seccompProfile !== undefined && !windows && !isRecord(props.seccompProfile)) {
+    problems.push(problem('seccompProfile', '{ type, localhostProfile? } (kplus.SeccompProfileType)', props.seccompProfile));
+  }
+  if (!windows) {
+    problems.push(...podSecurityContextProblems(props as unknown as Record<string, unknown>));
   }
   if (props.imagePullSecrets !== undefined) {
     if (!Array.isArray(props.imagePullSecrets)) {
@@ -183,7 +184,7 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   }
   problems.push(...volumeProblems(props, windows));
   const volumes = new Map(volumesOrNone(props).map((v) => [v.name, v]));
-  const defaults: ContainerDefaults = { runAsUser: props.runAsUser ?? DEFAULT_RUN_AS_ID, runAsGroup: runAsGroupOf(props), windows, hostNetwork };
+  const defaults: ContainerDefaults = { runAsUser: props.runAsUser ?? DEFAULT_RUN_AS_ID, runAsGroup: runAsGroupOf(props), windows, hostNetwork, version };
   const everyContainer = [
     ...(Array.isArray(props.hostPaths) ? props.hostPaths : []).map((m) => ({ volume: String(m?.name), path: m?.mountPath })),
     ...(isRecord(props.config) && props.config.mountPath !== undefined ? [{ volume: CONFIG_VOLUME, path: props.config.mountPath }] : []),

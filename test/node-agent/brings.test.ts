@@ -176,8 +176,8 @@ describe('envFrom', () => {
 
   test('refuses a name and a prefix the API server refuses', () => {
     expect(errorOf({ containers: [{ name: 'calico-node', image: 'quay.io/calico/node:v3.30.3', envFrom: [AgentEnvFrom.configMap('Bad_Name', { prefix: '1X' })] }] })).toEqual([
-      expect.stringMatching(/^test\/Agent: 'containers\[0\]\.envFrom\[0\]\.name' must be a DNS-1123 subdomain/),
-      "test/Agent: 'containers[0].envFrom[0].prefix' must be the start of an environment variable name ([-._a-zA-Z][-._a-zA-Z0-9]*) but got \"1X\"",
+      "test/Agent: 'containers[0].envFrom[0].prefix' must be valid (a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit) but got \"1X\"",
+      expect.stringMatching(/^test\/Agent: 'containers\[0\]\.envFrom\[0\]\.name' must be a DNS-1123 subdomain .* but got "Bad_Name"$/),
     ]);
   });
 });

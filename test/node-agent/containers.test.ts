@@ -98,8 +98,8 @@ describe('container fields', () => {
 describe('security contexts that could never run are refused at construction', () => {
   test.each([
     ['runAsNonRoot with uid 0', { user: 0, ensureNonRoot: true }, /'containers\[0\]\.securityContext\.ensureNonRoot' must be false or unset with user 0/],
-    ['privileged without privilege escalation', { privileged: true, allowPrivilegeEscalation: false }, /'containers\[0\]\.securityContext\.allowPrivilegeEscalation' must be true or unset in a privileged container/],
-    ['a Localhost seccomp profile without its path', { seccompProfile: { type: kplus.SeccompProfileType.LOCALHOST } }, /'containers\[0\]\.securityContext\.seccompProfile\.localhostProfile' must be the profile's path/],
+    ['privileged without privilege escalation', { privileged: true, allowPrivilegeEscalation: false }, /'containers\[0\]\.securityContext' cannot set `allowPrivilegeEscalation` to false and `privileged` to true/],
+    ['a Localhost seccomp profile without its path', { seccompProfile: { type: kplus.SeccompProfileType.LOCALHOST } }, /'containers\[0\]\.securityContext\.seccompProfile\.localhostProfile' must be set when seccomp type is Localhost/],
     ['a capability with the CAP_ prefix', { capabilities: { add: ['CAP_NET_ADMIN'] } }, /'containers\[0\]\.securityContext\.capabilities\.add' must be an array of kplus\.Capability values \(capability names without the CAP_ prefix/],
     ['an unknown field', { runAsUser: 0 }, /'containers\[0\]\.securityContext' key must be one of user, group/],
   ])('%s', (_, securityContext, message) => {
@@ -110,11 +110,11 @@ describe('security contexts that could never run are refused at construction', (
 describe('ports', () => {
   test('a host port that differs from the port, with host networking, is refused naming the prop', () => {
     expect(build({ hostNetwork: true, containers: [c('agent', { ports: [{ number: 9100, hostPort: 9101 }] })], podSecurity: privileged }))
-      .toThrow(/'containers\[0\]\.ports\[0\]\.hostPort' must be unset or equal to the port \(9100\) with hostNetwork, as the API server requires but got 9101/);
+      .toThrow(/'containers\[0\]\.ports\[0\]\.hostPort' must match `containerPort` when `hostNetwork` is true but got 9101/);
   });
 
   test('duplicate names or numbers in a container, and one host port in two containers, name the prop', () => {
-    expect(build({ containers: [c('agent', { ports: [{ number: 80, name: 'http' }, { number: 81, name: 'http' }] })] })).toThrow(/'containers\[0\]\.ports\[1\]\.name' must be unique among the container's ports but got "http"/);
+    expect(build({ containers: [c('agent', { ports: [{ number: 80, name: 'http' }, { number: 81, name: 'http' }] })] })).toThrow(/'containers\[0\]\.ports\[1\]\.name' must be unique but got "http"/);
     expect(build({ containers: [c('agent', { ports: [{ number: 80 }, { number: 80 }] })] })).toThrow(/'containers\[0\]\.ports\[1\]\.number' must be unique among the container's TCP ports but got 80/);
     expect(build({ hostNetwork: true, containers: [c('a', { ports: [{ number: 80 }] }), c('b', { ports: [{ number: 80 }] })], podSecurity: privileged }))
       .toThrow(/'containers\[1\]\.ports\[0\]' must be a host port not bound by containers\[0\]\.ports\[0\] too \(with hostNetwork every port is a host port\) but got 80/);

@@ -32,7 +32,11 @@ export function checkPortNumOrName(add: Add, rule: Rule, path: string, port: unk
 /** The protocols of ports (core/v1 Protocol). */
 export const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
-const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+/** The image pull policies (core/v1 PullPolicy). */
+export const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+
+/** The termination message policies (core/v1 TerminationMessagePolicy). */
+export const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 
 const FIELD_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
 
@@ -41,7 +45,8 @@ const RESOURCE_FIELDS = ['limits.cpu', 'limits.memory', 'limits.ephemeral-storag
 /** IsConfigMapKey: the syntax of ConfigMap and Secret keys. */
 export const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 
-function checkEnv(add: Add, path: string, c: KubeObject, version: KubernetesVersion): void {
+/** ValidateEnv and ValidateEnvFrom: the container's variables and their sources; the constructs ask it too. */
+export function checkEnv(add: Add, path: string, c: KubeObject, version: KubernetesVersion): void {
   list(c.env).forEach((e, i) => {
     const at = join(path, 'env', i);
     if (typeof e.name !== 'string' || e.name === '') {
@@ -98,14 +103,22 @@ function checkEnv(add: Add, path: string, c: KubeObject, version: KubernetesVers
     const prefixProblem = typeof e.prefix === 'string' && e.prefix !== '' ? envNameProblem(e.prefix, version) : undefined;
     if (prefixProblem) add(RULES.apiEnv, join(at, 'prefix'), `Invalid value: ${show(e.prefix)}: ${prefixProblem}`);
     for (const s of sources) {
-      if (typeof e[s].name !== 'string' || e[s].name === '') add(RULES.apiEnv, join(at, s, 'name'), 'Required value');
+      const name: unknown = e[s].name;
+      if (typeof name !== 'string' || name === '') {
+        add(RULES.apiEnv, join(at, s, 'name'), 'Required value');
+      } else {
+        // validateConfigMapEnvSource, validateSecretEnvSource: ValidateConfigMapName, ValidateSecretName.
+        const problem = checkDns1123Subdomain('name', name);
+        if (problem) add(RULES.apiEnv, join(at, s, 'name'), invalid(name, problem)!);
+      }
     }
   });
 }
 
 const STANDARD_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
 
-function checkResources(add: Add, path: string, c: KubeObject): void {
+/** ValidateContainerResourceRequirements: resource names, non-negative quantities, each request within its limit; the constructs ask it too. */
+export function checkResources(add: Add, path: string, c: KubeObject): void {
   const r = c.resources;
   if (!isRecord(r)) return;
   for (const kind of ['limits', 'requests']) {
@@ -196,10 +209,21 @@ function checkProbes(add: Add, path: string, c: KubeObject, init: boolean, versi
   }
 }
 
+/** validateContainer: the imagePullPolicy and terminationMessagePolicy are of their enums; the constructs ask it too. */
+export function checkContainerPolicies(add: Add, path: string, container: KubeObject): void {
+  if (container.imagePullPolicy !== undefined && !PULL_POLICIES.includes(container.imagePullPolicy)) {
+    add(RULES.apiContainer, join(path, 'imagePullPolicy'), unsupported(container.imagePullPolicy, PULL_POLICIES));
+  }
+  if (container.terminationMessagePolicy !== undefined && !TERMINATION_MESSAGE_POLICIES.includes(container.terminationMessagePolicy)) {
+    add(RULES.apiContainer, join(path, 'terminationMessagePolicy'), unsupported(container.terminationMessagePolicy, TERMINATION_MESSAGE_POLICIES));
+  }
+}
+
 /** ValidateSecurityContext compares the literal text: "SYS_ADMIN" (what the runtime takes) does not count. */
 const CAPABILITY_SYS_ADMIN = 'CAP_SYS_ADMIN';
 
-function checkSecurityContext(add: Add, path: string, sc: unknown, pod: boolean): void {
+/** ValidateSecurityContext and ValidatePodSecurityContext (`pod`): ids, seccomp, privilege escalation; the constructs ask it too. */
+export function checkSecurityContext(add: Add, path: string, sc: unknown, pod: boolean): void {
   if (!isRecord(sc)) return;
   for (const id of ['runAsUser', 'runAsGroup', ...(pod ? ['fsGroup'] : [])]) {
     if (isInt(sc[id]) && (sc[id] < 0 || sc[id] > 2147483647)) {
@@ -241,7 +265,8 @@ function checkSecurityContext(add: Add, path: string, sc: unknown, pod: boolean)
   }
 }
 
-function checkContainerPorts(add: Add, path: string, c: KubeObject, hostNetwork: boolean): void {
+/** validateContainerPorts and validateHostNetwork: port numbers, names, protocols; the constructs ask it too. */
+export function checkContainerPorts(add: Add, path: string, c: KubeObject, hostNetwork: boolean): void {
   const names = new Set<string>();
   list(c.ports).forEach((p, i) => {
     const at = join(path, 'ports', i);
@@ -423,12 +448,7 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
     if (typeof container.image !== 'string' || container.image === '') {
       add(RULES.apiContainer, join(c.path, 'image'), 'Required value');
     }
-    if (container.imagePullPolicy !== undefined && !PULL_POLICIES.includes(container.imagePullPolicy)) {
-      add(RULES.apiContainer, join(c.path, 'imagePullPolicy'), unsupported(container.imagePullPolicy, PULL_POLICIES));
-    }
-    if (container.terminationMessagePolicy !== undefined && !['File', 'FallbackToLogsOnError'].includes(container.terminationMessagePolicy)) {
-      add(RULES.apiContainer, join(c.path, 'terminationMessagePolicy'), unsupported(container.terminationMessagePolicy, ['File', 'FallbackToLogsOnError']));
-    }
+    checkContainerPolicies(add, c.path, container);
     const regular = regularContainerRestartPolicy(version);
     if (container.restartPolicy !== undefined && !(init ? container.restartPolicy === 'Always' : regular?.includes(container.restartPolicy))) {
       add(RULES.apiContainer, join(c.path, 'restartPolicy'), init ? unsupported(container.restartPolicy, ['Always']) : regular ? unsupported(container.restartPolicy, regular) : 'Forbidden: may not be set for non-init containers');

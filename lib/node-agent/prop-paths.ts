@@ -1,0 +1,41 @@
+/**
+ * @internal
+ * Where in NodeAgent's props a manifest path comes from: the table that lets
+ * the constructs ask the checks (../prop-checks) and still name the prop.
+ * Paths are relative to a container, or to the pod spec.
+ */
+import { propOfPath,PropPath } from '../prop-checks';
+
+/** A container's manifest fields that an AgentContainer names otherwise; the rest keep their names. */
+export const CONTAINER_PROP_PATHS: readonly PropPath[] = [
+  [/^ports\[(\d+)\]\.containerPort/, 'ports[$1].number'],
+  [/^env\[\d+\]\.name/, 'env[key]'],
+  [/^envFrom\[(\d+)\]\.(configMapRef|secretRef)\.name/, 'envFrom[$1].name'],
+  [/^securityContext\.runAsUser/, 'securityContext.user'],
+  [/^securityContext\.runAsGroup/, 'securityContext.group'],
+  [/^resources\.requests\["ephemeral-storage"\]/, 'resources.ephemeralStorage.request'],
+  [/^resources\.limits\["ephemeral-storage"\]/, 'resources.ephemeralStorage.limit'],
+  [/^resources\.requests\.(\w+)/, 'resources.$1.request'],
+  [/^resources\.limits\.(\w+)/, 'resources.$1.limit'],
+];
+
+/** The pod's security context fields, which are NodeAgentProps of their own (`runAsUser`, `fsGroup`, `seccompProfile`). */
+export const POD_PROP_PATHS: readonly PropPath[] = [
+  [/^securityContext\./, ''],
+];
+
+/**
+ * The prop a path of the agent's DaemonSet comes from:
+ * `spec.template.spec.containers[0].ports[0].containerPort` is
+ * `containers[0].ports[0].number`; undefined when it comes from no prop
+ * that the table knows.
+ */
+export function propOfDaemonSetPath(path: string): string | undefined {
+  const container = /^spec\.template\.spec\.(containers|initContainers)\[(\d+)\]\.?/.exec(path);
+  if (container) {
+    const rest = propOfPath(path.slice(container[0].length), CONTAINER_PROP_PATHS);
+    return `${container[1]}[${container[2]}]${rest === '' ? '' : rest.startsWith('[') ? rest : `.${rest}`}`;
+  }
+  const pod = /^spec\.template\.spec\./.exec(path);
+  return pod ? propOfPath(path.slice(pod[0].length), POD_PROP_PATHS) : undefined;
+}
