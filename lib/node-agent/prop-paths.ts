@@ -11,6 +11,7 @@ export const CONTAINER_PROP_PATHS: readonly PropPath[] = [
   [/^ports\[(\d+)\]\.containerPort/, 'ports[$1].number'],
   [/^env\[\d+\]\.name/, 'env[key]'],
   [/^envFrom\[(\d+)\]\.(configMapRef|secretRef)\.name/, 'envFrom[$1].name'],
+  [/^(liveness|readiness|startup)Probe/, '$1'],
   [/^securityContext\.runAsUser/, 'securityContext.user'],
   [/^securityContext\.runAsGroup/, 'securityContext.group'],
   [/^resources\.requests\["ephemeral-storage"\]/, 'resources.ephemeralStorage.request'],
@@ -22,10 +23,13 @@ export const CONTAINER_PROP_PATHS: readonly PropPath[] = [
 /** The pod's security context fields, which are NodeAgentProps of their own (`runAsUser`, `fsGroup`, `seccompProfile`). */
 export const POD_PROP_PATHS: readonly PropPath[] = [
   [/^securityContext\./, ''],
+  // The pod's volumes are the hostPaths', the volumes' and the config's, in that order: no one index of a prop.
+  [/^volumes\[\d+\].*/, 'volumes'],
 ];
 
 /**
- * The prop a path of the agent's DaemonSet comes from:
+ * The prop a path of the agent's DaemonSet comes from (its name, labels and
+ * annotations are props of the same names):
  * `spec.template.spec.containers[0].ports[0].containerPort` is
  * `containers[0].ports[0].number`; undefined when it comes from no prop
  * that the table knows.
@@ -37,5 +41,9 @@ export function propOfDaemonSetPath(path: string): string | undefined {
     return `${container[1]}[${container[2]}]${rest === '' ? '' : rest.startsWith('[') ? rest : `.${rest}`}`;
   }
   const pod = /^spec\.template\.spec\./.exec(path);
-  return pod ? propOfPath(path.slice(pod[0].length), POD_PROP_PATHS) : undefined;
+  if (pod) {
+    return propOfPath(path.slice(pod[0].length), POD_PROP_PATHS);
+  }
+  const metadata = /^(?:spec\.template\.)?metadata\.(name|labels|annotations)/.exec(path);
+  return metadata ? `${metadata[1]}${path.slice(metadata[0].length)}` : undefined;
 }

@@ -6,9 +6,14 @@
  */
 import * as kplus from 'cdk8s-plus-28';
 import { canonicalResourceQuantity } from '../k8s/quantity';
+import { propOfDaemonSetPath } from './prop-paths';
 
 /** Where in the props a manifest path of the DaemonSet comes from, for the checks' findings. */
 export function propOf(path: string, kind: unknown): string {
+  const prop = kind === 'DaemonSet' ? propOfDaemonSetPath(path) : undefined;
+  if (prop !== undefined && prop !== '') {
+    return `'${prop}'`;
+  }
   const container = /^spec\.template\.spec\.(containers|initContainers)\[(\d+)\]/.exec(path);
   if (container) {
     return `'${container[1]}[${container[2]}]'`;

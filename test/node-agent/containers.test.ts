@@ -148,7 +148,7 @@ describe('ports', () => {
 describe('what only the checks knew is refused at construction, naming the prop', () => {
   test('a liveness probe with successThreshold 2', () => {
     expect(build({ containers: [c('agent', { liveness: kplus.Probe.fromHttpGet('/', { port: 80, successThreshold: 2 }) })] }))
-      .toThrow(/'containers\[0\]' is refused by the manifest checks: DaemonSet\/agent spec\.template\.spec\.containers\[0\]\.livenessProbe\.successThreshold: Invalid value: 2: must be 1 \[api-probes\]/);
+      .toThrow(/'containers\[0\]\.liveness\.successThreshold' is refused by the manifest checks: DaemonSet\/agent spec\.template\.spec\.containers\[0\]\.livenessProbe\.successThreshold: Invalid value: 2: must be 1 \[api-probes\]/);
   });
 
   test('a plain string as a CPU request, which cdk8s-plus would drop', () => {

@@ -1,0 +1,142 @@
+/**
+ * One home per rule (docs/rule-homes.md): a rule of the Kubernetes API lives
+ * in the checks, and NodeAgent asks them. So for every prop case of
+ * test/fixtures/prop-refusals.ts, the construct and the checks give one
+ * verdict: the construct refuses the props exactly when the checks refuse
+ * the manifest those props make (the baseline agent's DaemonSet with the same
+ * values), and the construct's message names the prop that the finding's
+ * path maps back to. A copy of a rule in the constructs that drifts (another
+ * port range, an older env-name syntax) fails the cases at its edges. The
+ * library's own policy is refused by the construct and accepted by the
+ * API rules, each with its reason.
+ */
+import { App, Chart, Testing } from 'cdk8s';
+import { NodeAgent, NodeAgentProps, NodePolicy } from '../lib';
+import { checkObject, Finding, isBlocking, KubernetesVersion } from '../lib/checks';
+import { KUBERNETES_VERSION_CONTEXT } from '../lib/checks/versions';
+import { subject } from '../lib/k8s/syntax';
+import { propOfDaemonSetPath } from '../lib/node-agent/prop-paths';
+import { Edit, PROP_CASES, PropCase, RuleClass } from './fixtures/prop-refusals';
+import { Manifest, only } from './util';
+
+const STEP = /^(?:\.?([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\])/;
+
+/** Sets the value at a path (`containers[0].ports[1].name`, `metadata.labels["a/b"]`), making the objects and arrays on the way. */
+function setAt(root: Record<string, unknown>, edit: Edit): void {
+  const keys: (string | number)[] = [];
+  for (let rest = edit.at; rest !== '';) {
+    const m = STEP.exec(rest)!;
+    keys.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : JSON.parse(m[3]) as string));
+    rest = rest.slice(m[0].length);
+  }
+  let node: Record<string | number, unknown> = root;
+  keys.slice(0, -1).forEach((key, i) => {
+    node[key] ??= typeof keys[i + 1] === 'number' ? [] : {};
+    node = node[key] as Record<string | number, unknown>;
+  });
+  node[keys[keys.length - 1]] = edit.value;
+}
+
+function appAt(version: KubernetesVersion | undefined): App {
+  const app = Testing.app();
+  if (version !== undefined) app.node.setContext(KUBERNETES_VERSION_CONTEXT, version);
+  return app;
+}
+
+/** The baseline agent's props: two named ports, so that every case edits a field that is there. */
+function baseProps(chart: Chart): Record<string, unknown> {
+  return {
+    policy: new NodePolicy(chart, 'Policy'),
+    name: 'agent',
+    containers: [{ name: 'agent', image: 'example.com/agent:1', ports: [{ number: 9100, name: 'metrics' }, { number: 9101, name: 'health' }] }],
+  };
+}
+
+/** The construct's verdict: the message of its error, or undefined when it builds. */
+function constructVerdict(c: PropCase): string | undefined {
+  const chart = new Chart(appAt(c.version), 'test', { namespace: 'agents' });
+  const props = baseProps(chart);
+  c.props.forEach((e) => setAt(props, e));
+  try {
+    new NodeAgent(chart, 'Agent', props as unknown as NodeAgentProps);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** The checks' verdict on the baseline agent's DaemonSet with the case's values: its blocking findings. */
+function checksVerdict(c: PropCase): Finding[] {
+  const chart = new Chart(appAt(c.version), 'test', { namespace: 'agents' });
+  new NodeAgent(chart, 'Agent', baseProps(chart) as unknown as NodeAgentProps);
+  const ds: Manifest = only(Testing.synth(chart), 'DaemonSet');
+  (c.manifest ?? []).forEach((e) => setAt(ds, e));
+  return checkObject(ds, undefined, { kubernetesVersion: c.version ?? '1.28' }).filter(isBlocking);
+}
+
+/** The API server's own rules (field validation, metadata syntax, the schema): those no waiver can silence, as against Pod Security and recommendations. */
+const isServerRule = (f: Finding) => f.rule.waivable !== true;
+
+/** Whether two props name one field or one holds the other (`labels` and `labels["a/b"]`; `x[key]` is `x`). */
+function related(a: string, b: string): boolean {
+  const [x, y] = [a.replace(/\[key\]$/, ''), b.replace(/\[key\]$/, '')];
+  const within = (inner: string, outer: string) => inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`);
+  return within(x, y) || within(y, x);
+}
+
+describe('the baseline agent', () => {
+  test('builds, and the checks refuse nothing of its DaemonSet, at every target the cases use', () => {
+    for (const version of [undefined, ...new Set(PROP_CASES.map((c) => c.version))]) {
+      const none: PropCase = { name: 'baseline', class: RuleClass.API, refused: false, props: [], prop: '', version };
+      expect(constructVerdict(none)).toBeUndefined();
+      expect(checksVerdict(none)).toEqual([]);
+    }
+  });
+});
+
+describe('a Kubernetes API rule: the construct and the checks give one verdict', () => {
+  const cases = PROP_CASES.filter((c) => c.class === RuleClass.API);
+
+  test.each(cases.filter((c) => c.refused).map((c) => [c.name, c] as const))('%s: both refuse, and the message names the prop the finding maps to', (_, c) => {
+    // WHEN the construct is given the props, and the checks the manifest with the same values
+    const message = constructVerdict(c);
+    const refusals = checksVerdict(c).filter(isServerRule);
+
+    // THEN both refuse: the construct naming the prop, the checks at a field that maps back to it
+    expect(message).toContain(subject(c.prop));
+    expect(refusals.map((f) => `${f.rule.id} ${f.path}`)).not.toEqual([]);
+    expect(refusals.map((f) => propOfDaemonSetPath(f.path) ?? f.path).filter((p) => related(p, c.prop))).not.toEqual([]);
+  });
+
+  test.each(cases.filter((c) => !c.refused).map((c) => [c.name, c] as const))('%s: both accept', (_, c) => {
+    expect(constructVerdict(c)).toBeUndefined();
+    expect(checksVerdict(c).filter(isServerRule)).toEqual([]);
+  });
+});
+
+describe("the library's policy: the construct refuses what the API rules accept, for a reason", () => {
+  test.each(PROP_CASES.filter((c) => c.class === RuleClass.POLICY).map((c) => [c.name, c] as const))('%s', (_, c) => {
+    // WHEN
+    const message = constructVerdict(c);
+    const findings = checksVerdict(c);
+
+    // THEN the construct refuses it, naming the prop; the API server's rules accept the manifest; the reason is written down
+    expect(message).toContain(subject(c.prop));
+    expect(findings.filter(isServerRule)).toEqual([]);
+    expect(c.reason).toMatch(/\w{3,}/);
+    // Policy that the checks hold too (Pod Security) agrees.
+    for (const rule of c.checksToo ?? []) {
+      expect(findings.map((f) => f.rule.id)).toContain(rule);
+    }
+  });
+});
+
+describe('the cases', () => {
+  test('cover both verdicts of the API rules and the policy, and every manifest edit maps back to its prop', () => {
+    expect(PROP_CASES.filter((c) => c.class === RuleClass.API && c.refused).length).toBeGreaterThanOrEqual(20);
+    expect(PROP_CASES.filter((c) => c.class === RuleClass.API && !c.refused).length).toBeGreaterThanOrEqual(10);
+    for (const c of PROP_CASES.filter((p) => p.class === RuleClass.API)) {
+      expect((c.manifest ?? []).some((e) => related(propOfDaemonSetPath(e.at) ?? e.at, c.prop))).toBe(true);
+    }
+  });
+});
