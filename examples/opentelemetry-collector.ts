@@ -26,6 +26,14 @@
 //   the chart's selector labels.
 // The chart renders no Service in daemonset mode unless service.enabled=true,
 // so there is none here: applications send to their node's host ports.
+//
+// Over the chart's objects as Helm creates them (no last-applied annotation),
+// `kubectl apply` of examples/dist/opentelemetry-collector.k8s.yaml answers
+// `configured` for all six on a v1.35 server, one DaemonSet, its selector
+// kept; but the pod template keeps the chart's unused volume
+// opentelemetry-collector-configmap and its checksum/config annotation until
+// `kubectl replace --save-config -f` of the same file (README: "Taking over
+// an existing install", step 3), after which an apply is `unchanged`.
 import { Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';

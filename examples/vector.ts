@@ -21,6 +21,13 @@
 // - the library's labels (managed-by node-reporter, no helm.sh/chart) beside
 //   the chart's selector labels, and `vector.dev/exclude` (the chart's
 //   podLabels) on every object, not only the pods.
+//
+// Over the chart's objects as Helm creates them (no last-applied annotation),
+// `kubectl apply` of examples/dist/vector.k8s.yaml answers `configured` for
+// all eight on a v1.35 server, one DaemonSet, its selector kept; but the
+// headless Service keeps the chart's seven extra ports until `kubectl replace
+// --save-config -f` of the same file (README: "Taking over an existing
+// install", step 3), after which an apply is `unchanged`.
 import { Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
