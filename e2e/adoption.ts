@@ -31,7 +31,10 @@
  * bundle's static binary (nothing pulled), and root (it asks the ClusterIP
  * from the host and removes host paths).
  *
- * Not yet covered: pruning afterwards.
+ * Then pruning (adoption-prune.ts): the example applied with ApplySet
+ * pruning prunes none of kubeadm's objects, and without one adopted object
+ * prunes exactly that one. Then the same adoption and pruning for
+ * calico.yaml's calico-node (adoption-calico.ts).
  *
  *   npm run e2e:adoption
  */
@@ -39,6 +42,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { Testing, Yaml } from 'cdk8s';
 import { KubeProxyChart, kubeProxyConfig, kubeProxyKubeconfig } from '../examples/kube-proxy';
+import { calicoAdoption } from './adoption-calico';
+import { pruneKubeProxy } from './adoption-prune';
 import { eventProblem, evidence, Json, kubectl, kubectlJson, podProblem, reachableCluster, sleep, step, StepFailed, waitFor } from './kubectl';
 
 /** The pods' address range of the node (e2e/cluster.sh's POD_SUBNET): kube-proxy's clusterCIDR. */
@@ -426,6 +431,8 @@ function kubeProxyAdoption(): void {
     const fresh = serviceAnswers('web-library');
     evidence(`a Service created now, web-library: http://${fresh.ip}:80/ answered "${fresh.answer}" after ${fresh.seconds.toFixed(1)} s: programmed by the library's ${proxy}`);
     evidence(`pod gap per roll (old pod gone to new pod Ready): ${rolled.join('; ')}`);
+
+    pruneKubeProxy(example, 'the kube-proxy example for this cluster');
   } catch (e) {
     failure = e;
   } finally {
@@ -454,6 +461,7 @@ function run(): void {
   const { context, server } = reachableCluster();
   console.log(`cluster: ${context}, server ${server.gitVersion}`);
   kubeProxyAdoption();
+  calicoAdoption();
   console.log('\nadoption passed');
 }
 
