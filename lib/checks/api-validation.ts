@@ -27,13 +27,13 @@ import { checkPdb } from './api/policy';
 import { checkRbac } from './api/rbac';
 import { checkPriorityClass } from './api/scheduling';
 import { checkVersionedJobSpec, checkVersionedPod, checkVersionedService, versionedWarnings } from './api/versioned';
-import { KubeObject, Problem } from './finding';
+import { FieldProblem,KubeObject } from './finding';
 import { PodTemplate } from './pod-templates';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from './versions';
 
 /** The API server's field validation of one object, at a version. */
-export function checkApiValidation(obj: KubeObject, pod: PodTemplate | undefined, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Problem[] {
-  const problems: Problem[] = [];
+export function checkApiValidation(obj: KubeObject, pod: PodTemplate | undefined, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   const add: Add = (rule, path, message) => problems.push({ rule, path, message });
   checkMeta(add, obj);
   if (pod) {

@@ -11,7 +11,7 @@ import { checkMeta } from './api/meta';
 import { checkApiValidation } from './api-validation';
 import { checkCustomResource, checkCustomResourceDefinition, CrdIndex, crdIndex, groupOf, isCustomGroup } from './crds';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
-import { Finding, KubeObject, Problem, show } from './finding';
+import { FieldProblem, Finding, KubeObject, show } from './finding';
 import { readFiles } from './input/files';
 import { Entry, Note, prefixed, readManifests, TextInput } from './input/manifests';
 import { JudgedVersion, judgedVersion } from './judged-version';
@@ -90,7 +90,7 @@ const POD_SPEC_RULES: ReadonlySet<Rule> = new Set<Rule>([
  * and annotations are): what would refuse a Pod warns there, since every pod
  * the controller creates will be refused.
  */
-function asStatefulSetTemplate(obj: KubeObject, version: KubernetesVersion, problems: Problem[]): Problem[] {
+function asStatefulSetTemplate(obj: KubeObject, version: KubernetesVersion, problems: FieldProblem[]): FieldProblem[] {
   if (obj.kind !== 'StatefulSet' || validates(version, 'StatefulSetPodTemplate')) return problems;
   return problems.map((p) => {
     const inSpec = p.path === 'spec.template.spec' || p.path.startsWith('spec.template.spec.') || p.path.startsWith('spec.template.spec[');
@@ -107,7 +107,7 @@ function asStatefulSetTemplate(obj: KubeObject, version: KubernetesVersion, prob
  * Security findings go between, so that a report reads from the object's
  * shape to its details).
  */
-function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdIndex, version: KubernetesVersion): { shape: Problem[]; rest: Problem[]; served: boolean } {
+function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdIndex, version: KubernetesVersion): { shape: FieldProblem[]; rest: FieldProblem[]; served: boolean } {
   const group = groupOf(obj.apiVersion);
   if (typeof obj.kind === 'string' && obj.kind !== '' && isCustomGroup(group) && !isBuiltInGroup(group, version)) {
     return { ...customResourceProblems(obj, crds), served: false };
@@ -119,7 +119,7 @@ function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdInde
     return { shape, rest: [], served: false };
   }
   // A field the schema already refuses (a missing required one) is reported once.
-  const withoutSchemaDuplicates = (list: Problem[]) => list.filter((p) => !schema.some((s) => s.path === p.path));
+  const withoutSchemaDuplicates = (list: FieldProblem[]) => list.filter((p) => !schema.some((s) => s.path === p.path));
   return {
     shape,
     rest: asStatefulSetTemplate(obj, version, [
@@ -139,7 +139,7 @@ function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdInde
  * may hold 256 KiB in all (ValidateAnnotationsSize): a larger object needs
  * `kubectl apply --server-side`.
  */
-function checkLastApplied(obj: KubeObject): Problem[] {
+function checkLastApplied(obj: KubeObject): FieldProblem[] {
   const total = annotationsSizeAfterApply(obj);
   return total <= ANNOTATIONS_SIZE_LIMIT ? [] : [{
     rule: RULES.kubectlApply, path: 'metadata.annotations',
@@ -148,26 +148,26 @@ function checkLastApplied(obj: KubeObject): Problem[] {
 }
 
 /** A custom resource: judged by its CRD when the input holds it, else only a warning that it is not judged. */
-function customResourceProblems(obj: KubeObject, crds: CrdIndex): { shape: Problem[]; rest: Problem[] } {
+function customResourceProblems(obj: KubeObject, crds: CrdIndex): { shape: FieldProblem[]; rest: FieldProblem[] } {
   const found = checkCustomResource(obj, crds);
   if (found === undefined) {
     return { shape: [{ rule: RULES.crdNotInInput, path: 'apiVersion', message: `not checked: its CustomResourceDefinition (kind ${show(obj.kind)} of ${show(groupOf(obj.apiVersion))}) is not in the input` }], rest: [] };
   }
   const crd = crds.get(groupOf(obj.apiVersion), obj.kind)!;
-  const together: Problem = {
+  const together: FieldProblem = {
     rule: RULES.crdAppliedWithResource, path: 'apiVersion',
     message: `its CustomResourceDefinition ${crd.name} is in the same input: one kubectl apply -f of both fails ("no matches for kind ${show(obj.kind)} ... ensure CRDs are installed first"), as kubectl maps this object before the CRD exists; apply the CRD first and kubectl wait --for condition=established crd/${crd.name}`,
   };
   const scoped = crd.scope === 'Cluster' && obj.metadata?.namespace !== undefined
     ? [{ rule: RULES.clusterScopedNamespace, path: 'metadata.namespace', message: `${obj.kind} is cluster-scoped (CustomResourceDefinition ${crd.name}) but sets namespace ${show(obj.metadata.namespace)}; the API server ignores it` }]
     : [];
-  const meta: Problem[] = [];
+  const meta: FieldProblem[] = [];
   checkMeta((rule, path, message) => meta.push({ rule, path, message }), obj, true);
   return { shape: [...found, ...scoped, ...checkMetadata(obj)], rest: [...meta, together] };
 }
 
 /** A Pod Security problem, with the severity and note its namespace gives it. */
-interface PodSecurityProblem extends Problem {
+interface PodSecurityProblem extends FieldProblem {
   /** Warning when the namespace only warns at this level. */
   readonly severity?: Severity;
   /** The namespace of the input that enforces it: a waiver does not admit the pod there. */
@@ -206,7 +206,7 @@ function judge(entries: readonly Entry[], options: CheckOptions): { findings: Fi
   const findings: Finding[] = [];
   entries.forEach((entry, i) => {
     const object = describe(entry.object);
-    const finding = (p: Problem, waived?: string, severity: Severity = p.rule.severity): Finding => {
+    const finding = (p: FieldProblem, waived?: string, severity: Severity = p.rule.severity): Finding => {
       const at = prefixed(entry.at, p.path);
       const position = entry.locate?.(at);
       return { rule: p.rule, path: at, message: p.message, severity, file: entry.file, object, ...(waived !== undefined ? { waived } : {}), ...(position ? { line: position.line, column: position.column } : {}) };

@@ -10,7 +10,7 @@
  * ValidateCustomResourceDefinition.
  */
 import { isRecord } from '../k8s/syntax';
-import { join, KubeObject, Problem, show } from './finding';
+import { FieldProblem, join, KubeObject, show } from './finding';
 import { RULES } from './rules';
 
 /** A CRD's schema node (JSONSchemaProps), loosely typed: it comes from the input. */
@@ -84,7 +84,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 /** Validates a value against a structural schema node, as kube-openapi's validator and strict pruning do. */
 class CrValidator {
-  readonly problems: Problem[] = [];
+  readonly problems: FieldProblem[] = [];
 
   private add(path: string, message: string): void {
     this.problems.push({ rule: RULES.crdSchema, path: path || '(object)', message });
@@ -204,7 +204,7 @@ class CrValidator {
  * The problems of a custom resource, by its CRD in the input; undefined when
  * the input has no CRD for its group and kind.
  */
-export function checkCustomResource(obj: KubeObject, crds: CrdIndex): Problem[] | undefined {
+export function checkCustomResource(obj: KubeObject, crds: CrdIndex): FieldProblem[] | undefined {
   const group = groupOf(obj.apiVersion);
   const crd = crds.get(group, obj.kind);
   if (!crd) return undefined;
@@ -227,9 +227,9 @@ export function checkCustomResource(obj: KubeObject, crds: CrdIndex): Problem[] 
 }
 
 /** ValidateCustomResourceDefinition, the basics: the name, the versions, a schema for each. */
-export function checkCustomResourceDefinition(obj: KubeObject): Problem[] {
+export function checkCustomResourceDefinition(obj: KubeObject): FieldProblem[] {
   if (obj.kind !== 'CustomResourceDefinition' || obj.apiVersion !== 'apiextensions.k8s.io/v1' || !isRecord(obj.spec)) return [];
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   const add = (path: string, message: string) => problems.push({ rule: RULES.apiCrd, path, message });
   const spec = obj.spec;
   const plural = isRecord(spec.names) ? spec.names.plural : undefined;

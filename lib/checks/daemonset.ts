@@ -3,7 +3,7 @@
  * documentation cited in its rule.
  */
 import { isRecord } from '../k8s/syntax';
-import { join, KubeObject, Problem, show } from './finding';
+import { FieldProblem, join, KubeObject, show } from './finding';
 import { containersOf, PodTemplate } from './pod-templates';
 import { RULES } from './rules';
 import { labelSelectorMatches } from './workload';
@@ -13,11 +13,11 @@ function nonZero(value: unknown): boolean {
 }
 
 /** The rules on one DaemonSet. */
-export function checkDaemonSetRules(obj: KubeObject, pod: PodTemplate | undefined): Problem[] {
+export function checkDaemonSetRules(obj: KubeObject, pod: PodTemplate | undefined): FieldProblem[] {
   if (obj.kind !== 'DaemonSet' || !pod) {
     return [];
   }
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   const strategy = isRecord(obj.spec?.updateStrategy) ? obj.spec.updateStrategy : {};
   const surge = isRecord(strategy.rollingUpdate) ? strategy.rollingUpdate.maxSurge : undefined;
   if ((strategy.type ?? 'RollingUpdate') === 'RollingUpdate' && nonZero(surge)) {
@@ -38,8 +38,8 @@ export function checkDaemonSetRules(obj: KubeObject, pod: PodTemplate | undefine
 }
 
 /** A PodDisruptionBudget that selects a DaemonSet's pods, in the same namespace. */
-export function checkPdbsAgainstDaemonSets(objects: readonly KubeObject[]): Map<KubeObject, Problem[]> {
-  const result = new Map<KubeObject, Problem[]>();
+export function checkPdbsAgainstDaemonSets(objects: readonly KubeObject[]): Map<KubeObject, FieldProblem[]> {
+  const result = new Map<KubeObject, FieldProblem[]>();
   const daemonSets = objects.filter((o) => isRecord(o) && o.kind === 'DaemonSet' && isRecord(o.spec?.template?.metadata?.labels));
   for (const pdb of objects.filter((o) => isRecord(o) && o.kind === 'PodDisruptionBudget' && isRecord(o.spec?.selector))) {
     for (const ds of daemonSets) {

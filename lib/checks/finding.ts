@@ -22,8 +22,12 @@ export interface Finding {
   readonly column?: number;
 }
 
-/** A finding before it is attached to an object and a file. */
-export interface Problem {
+/**
+ * A finding before it is attached to an object and a file: the rule, the
+ * field and the message. A prop's or a value's problem is lib/k8s' `Problem`
+ * (its message line alone); this is that line placed at a field under a rule.
+ */
+export interface FieldProblem {
   /** The rule broken. */
   readonly rule: Rule;
   /** The field, in kubectl notation. */

@@ -8,7 +8,7 @@
  * warning.
  */
 import { isRecord } from '../k8s/syntax';
-import { join, KubeObject, Problem } from './finding';
+import { FieldProblem,join, KubeObject } from './finding';
 import { RULES } from './rules';
 import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSION_ANNOTATION, KubernetesVersion, kubernetesVersion, parseKubernetesVersion } from './versions';
 
@@ -40,9 +40,9 @@ const AT = join('metadata', 'annotations', KUBERNETES_VERSION_ANNOTATION);
  * the objects name several.
  * @throws Error with the message of parseKubernetesVersion when `option` is no supported version
  */
-export function judgedVersion(objects: readonly unknown[], option: string | undefined): { judged: JudgedVersion; problems: Map<number, Problem[]> } {
+export function judgedVersion(objects: readonly unknown[], option: string | undefined): { judged: JudgedVersion; problems: Map<number, FieldProblem[]> } {
   const chosen = option === undefined ? undefined : kubernetesVersion(option);
-  const problems = new Map<number, Problem[]>();
+  const problems = new Map<number, FieldProblem[]>();
   const warn = (i: number, message: string) => problems.set(i, [...(problems.get(i) ?? []), { rule: RULES.kubernetesVersion, path: AT, message }]);
   const named = new Map<KubernetesVersion, number>();
   objects.forEach((o, i) => {

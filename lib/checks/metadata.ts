@@ -7,9 +7,9 @@ import {
   checkDns1123Label,
   checkLabelValue,
   checkQualifiedName,
-  Problem as SyntaxProblem,
+  Problem,
 } from '../k8s/syntax';
-import { join, KubeObject, Problem } from './finding';
+import { FieldProblem,join, KubeObject } from './finding';
 import { podTemplateOf } from './pod-templates';
 import { RULES } from './rules';
 
@@ -23,12 +23,12 @@ export const CLUSTER_SCOPED_KINDS = new Set([
 ]);
 
 /** Turns syntax problems into findings' problems at this path. */
-function syntax(path: string, ...found: (SyntaxProblem | undefined)[]): Problem[] {
-  return found.filter((m): m is SyntaxProblem => m !== undefined).map((message) => ({ rule: RULES.metadataSyntax, path, message }));
+function syntax(path: string, ...found: (Problem | undefined)[]): FieldProblem[] {
+  return found.filter((m): m is Problem => m !== undefined).map((message) => ({ rule: RULES.metadataSyntax, path, message }));
 }
 
-function checkLabelsAndAnnotations(metadata: KubeObject, path: string): Problem[] {
-  const problems: Problem[] = [];
+function checkLabelsAndAnnotations(metadata: KubeObject, path: string): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   for (const [key, value] of Object.entries(metadata.labels ?? {})) {
     problems.push(...syntax(join(path, 'labels', key), checkQualifiedName('label key', key) ?? checkLabelValue('label value', value)));
   }
@@ -39,9 +39,9 @@ function checkLabelsAndAnnotations(metadata: KubeObject, path: string): Problem[
 }
 
 /** The metadata rules for one object. */
-export function checkMetadata(obj: KubeObject): Problem[] {
+export function checkMetadata(obj: KubeObject): FieldProblem[] {
   const metadata: KubeObject = obj.metadata ?? {};
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   if (CLUSTER_SCOPED_KINDS.has(obj.kind) && metadata.namespace !== undefined) {
     problems.push({ rule: RULES.clusterScopedNamespace, path: 'metadata.namespace', message: `${obj.kind} is cluster-scoped but sets namespace ${JSON.stringify(metadata.namespace)}; the API server ignores it` });
   }

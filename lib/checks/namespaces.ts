@@ -7,7 +7,7 @@
  * default): their labels are not known.
  */
 import { isRecord } from '../k8s/syntax';
-import { join, KubeObject, Problem, show } from './finding';
+import { FieldProblem, join, KubeObject, show } from './finding';
 import { PodSecurityLevel } from './pod-security';
 import { RULES } from './rules';
 import { KubernetesVersion, minorOf } from './versions';
@@ -66,9 +66,9 @@ export function namespacePolicies(objects: readonly KubeObject[]): Map<string, N
  * The Pod Security labels of a Namespace, as pod-security-admission
  * validates them when the Namespace is created or changed.
  */
-export function checkNamespaceLabels(obj: KubeObject): Problem[] {
+export function checkNamespaceLabels(obj: KubeObject): FieldProblem[] {
   if (obj.kind !== 'Namespace' || !isRecord(obj.metadata?.labels)) return [];
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   for (const mode of MODES) {
     const level = obj.metadata.labels[`${LABEL_PREFIX}${mode}`];
     if (level !== undefined && !LEVELS.includes(level)) {

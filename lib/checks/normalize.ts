@@ -6,7 +6,7 @@
  * never changed.
  */
 import { isRecord } from '../k8s/syntax';
-import { join, KubeObject, Problem } from './finding';
+import { FieldProblem,join, KubeObject } from './finding';
 import { podTemplateOf } from './pod-templates';
 import { RULES } from './rules';
 import { atLeast, DEFAULT_KUBERNETES_VERSION, featureEnabled, FeatureGate, KubernetesVersion } from './versions';
@@ -81,9 +81,9 @@ function drop(from: KubeObject, path: readonly string[]): boolean {
 }
 
 /** The object as the API server of `version` validates it, and a warning for each field it drops. */
-export function normalize(obj: KubeObject, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): { object: KubeObject; problems: Problem[] } {
+export function normalize(obj: KubeObject, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): { object: KubeObject; problems: FieldProblem[] } {
   const object = withoutNulls(obj) as KubeObject;
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   const gated = droppedAt(version);
   const dropped = (path: string, field: GatedField) => problems.push({
     rule: RULES.droppedField, path,

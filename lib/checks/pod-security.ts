@@ -16,7 +16,7 @@
  * capabilities_baseline). Every control judges init, regular and ephemeral
  * containers (policy/visitor.go: visitContainers).
  */
-import { join, KubeObject, Problem, show } from './finding';
+import { FieldProblem, join, KubeObject, show } from './finding';
 import { ContainerAt, containersOf, PodTemplate } from './pod-templates';
 import { RULES } from './rules';
 import { DEFAULT_KUBERNETES_VERSION, minorOf } from './versions';
@@ -77,7 +77,7 @@ export function safeSysctls(policyMinor: number): ReadonlySet<string> {
 const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 const SECCOMP_ALLOWED = new Set(['RuntimeDefault', 'Localhost']);
 
-type Control = (pod: PodTemplate, containers: ContainerAt[], policyMinor: number) => Problem[];
+type Control = (pod: PodTemplate, containers: ContainerAt[], policyMinor: number) => FieldProblem[];
 
 function podSecurityContext(pod: PodTemplate): KubeObject {
   return pod.spec.securityContext ?? {};
@@ -101,7 +101,7 @@ const hostNamespaces: Control = (pod) => ['hostNetwork', 'hostPID', 'hostIPC']
   .map((field) => ({ rule: RULES.hostNamespaces, path: join(pod.specPath, field), message: `${field}: true shares the node's namespace with the pod` }));
 
 const hostProcess: Control = (pod, containers) => {
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   if (podSecurityContext(pod).windowsOptions?.hostProcess === true) {
     problems.push({ rule: RULES.hostProcess, path: join(pod.specPath, 'securityContext', 'windowsOptions', 'hostProcess'), message: 'the pod runs as a Windows host process' });
   }
@@ -121,7 +121,7 @@ const capabilities: Control = (pod, containers) => {
   if (isWindows(pod)) {
     return [];
   }
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   for (const c of containers) {
     const caps = containerSecurityContext(c).capabilities ?? {};
     const drop: unknown[] = Array.isArray(caps.drop) ? caps.drop : [];
@@ -138,7 +138,7 @@ const capabilities: Control = (pod, containers) => {
 };
 
 const capabilitiesBaseline: Control = (_, containers) => {
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   for (const c of containers) {
     const caps = containerSecurityContext(c).capabilities ?? {};
     const add: unknown[] = Array.isArray(caps.add) ? caps.add : [];
@@ -152,7 +152,7 @@ const capabilitiesBaseline: Control = (_, containers) => {
 
 const hostPathVolumes: Control = (pod) => {
   const volumes: unknown[] = Array.isArray(pod.spec.volumes) ? pod.spec.volumes : [];
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   volumes.forEach((volume, i) => {
     const hostPath = (volume as KubeObject | null)?.hostPath;
     if (hostPath !== undefined && hostPath !== null) {
@@ -163,7 +163,7 @@ const hostPathVolumes: Control = (pod) => {
 };
 
 const seccompBaseline: Control = (pod, containers) => {
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   const podType = podSecurityContext(pod).seccompProfile?.type;
   if (podType !== undefined && !SECCOMP_ALLOWED.has(podType)) {
     problems.push({ rule: RULES.seccompBaseline, path: join(pod.specPath, 'securityContext', 'seccompProfile', 'type'), message: `the pod sets seccomp profile ${show(podType)}` });
@@ -179,7 +179,7 @@ const seccompBaseline: Control = (pod, containers) => {
 
 const volumeTypes: Control = (pod) => {
   const volumes: unknown[] = Array.isArray(pod.spec.volumes) ? pod.spec.volumes : [];
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   volumes.forEach((volume, i) => {
     if (typeof volume !== 'object' || volume === null) {
       return;
@@ -195,7 +195,7 @@ const volumeTypes: Control = (pod) => {
 };
 
 const hostPorts: Control = (_, containers) => {
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   for (const c of containers) {
     const ports: unknown[] = Array.isArray(c.container.ports) ? c.container.ports : [];
     ports.forEach((port, i) => {
@@ -226,7 +226,7 @@ const appArmor: Control = (pod, containers) => {
 /** check_hostProbesAndHostLifecycle.go (v1.34+): probes and lifecycle handlers may not name a host. */
 const probeHosts: Control = (_, containers, policyMinor) => {
   if (policyMinor < 34) return [];
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   for (const c of containers) {
     const handlers: Array<[string[], unknown]> = [
       ...['livenessProbe', 'readinessProbe', 'startupProbe'].map((p): [string[], unknown] => [[p], c.container[p]]),
@@ -244,11 +244,11 @@ const probeHosts: Control = (_, containers, policyMinor) => {
   return problems;
 };
 
-function seLinuxProblems(options: KubeObject | undefined, path: string, who: string): Problem[] {
+function seLinuxProblems(options: KubeObject | undefined, path: string, who: string): FieldProblem[] {
   if (!options) {
     return [];
   }
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   if (options.type !== undefined && !ALLOWED_SELINUX_TYPES.has(options.type)) {
     problems.push({ rule: RULES.seLinux, path: join(path, 'type'), message: `${who} requests SELinux type ${show(options.type)}` });
   }
@@ -280,7 +280,7 @@ const procMount: Control = (pod, containers, policyMinor) => (policyMinor >= 35 
 const sysctls: Control = (pod, _, policyMinor) => {
   const list: unknown[] = Array.isArray(podSecurityContext(pod).sysctls) ? podSecurityContext(pod).sysctls : [];
   const safe = safeSysctls(policyMinor);
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   list.forEach((sysctl, i) => {
     const name = (sysctl as KubeObject | null)?.name;
     if (!safe.has(name)) {
@@ -291,7 +291,7 @@ const sysctls: Control = (pod, _, policyMinor) => {
 };
 
 const runAsNonRoot: Control = (pod, containers) => {
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   const podValue = podSecurityContext(pod).runAsNonRoot;
   if (podValue === false) {
     problems.push({ rule: RULES.runAsNonRoot, path: join(pod.specPath, 'securityContext', 'runAsNonRoot'), message: 'the pod sets runAsNonRoot: false' });
@@ -308,7 +308,7 @@ const runAsNonRoot: Control = (pod, containers) => {
 };
 
 const runAsUser: Control = (pod, containers) => {
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   if (podSecurityContext(pod).runAsUser === 0) {
     problems.push({ rule: RULES.runAsUser, path: join(pod.specPath, 'securityContext', 'runAsUser'), message: 'the pod runs as uid 0 (root)' });
   }
@@ -325,7 +325,7 @@ const seccomp: Control = (pod, containers) => {
   if (isWindows(pod)) {
     return [];
   }
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   const podType = podSecurityContext(pod).seccompProfile?.type;
   const podOk = SECCOMP_ALLOWED.has(podType);
   if (podType !== undefined && !podOk) {
@@ -384,7 +384,7 @@ const CHECKS: Check[] = [
  * the pod: nothing at "privileged", the baseline controls at "baseline",
  * every control at "restricted".
  */
-export function checkPodSecurity(pod: PodTemplate, level: PodSecurityLevel = PodSecurityLevel.RESTRICTED, policyMinor: number = minorOf(DEFAULT_KUBERNETES_VERSION)): Problem[] {
+export function checkPodSecurity(pod: PodTemplate, level: PodSecurityLevel = PodSecurityLevel.RESTRICTED, policyMinor: number = minorOf(DEFAULT_KUBERNETES_VERSION)): FieldProblem[] {
   if (level === PodSecurityLevel.PRIVILEGED) {
     return [];
   }
@@ -399,7 +399,7 @@ export interface PodSecurityNeeds {
   /** The strictest level that admits the pod. */
   readonly level: PodSecurityLevel;
   /** What the pod breaks at "restricted": one problem per field, each naming its rule. */
-  readonly problems: Problem[];
+  readonly problems: FieldProblem[];
 }
 
 /**

@@ -14,7 +14,7 @@
  * ClusterRole (every namespace's); nodes/proxy (the kubelet's API, exec into
  * any pod on the node).
  */
-import { join, KubeObject, Problem, show } from './finding';
+import { FieldProblem, join, KubeObject, show } from './finding';
 import { RULES } from './rules';
 
 /** The built-in ClusterRoles that grant (almost) everything: bound, they need a reason. */
@@ -44,8 +44,8 @@ function strings(value: unknown): string[] {
 }
 
 /** What makes one rule of a (Cluster)Role dangerous, each with its field. */
-function dangerousInRule(rule: KubeObject, at: string, clusterWide: boolean): Problem[] {
-  const problems: Problem[] = [];
+function dangerousInRule(rule: KubeObject, at: string, clusterWide: boolean): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   const add = (field: string, message: string) => problems.push({ rule: RULES.rbacDangerous, path: join(at, field), message });
   const verbs = strings(rule.verbs);
   const resources = strings(rule.resources);
@@ -72,7 +72,7 @@ function dangerousInRule(rule: KubeObject, at: string, clusterWide: boolean): Pr
  * it binds (`rbac-dangerous`) or a roleRef that names a user or group
  * (`rbac-role-ref`).
  */
-export function checkRbacPolicy(obj: KubeObject): Problem[] {
+export function checkRbacPolicy(obj: KubeObject): FieldProblem[] {
   if (obj.kind === 'Role' || obj.kind === 'ClusterRole') {
     const rules: unknown[] = Array.isArray(obj.rules) ? obj.rules : [];
     return rules.flatMap((r, i) => (typeof r === 'object' && r !== null ? dangerousInRule(r as KubeObject, join('rules', i), obj.kind === 'ClusterRole') : []));

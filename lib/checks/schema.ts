@@ -15,7 +15,7 @@
 import { parseQuantity } from '../k8s/quantity';
 import { editDistance, isRecord } from '../k8s/syntax';
 import { ADDED_APIS, apiChange, isServed, REMOVED_APIS } from './api-versions';
-import { join, KubeObject, Problem, show } from './finding';
+import { FieldProblem, join, KubeObject, show } from './finding';
 import { RULES } from './rules';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from './versions';
 
@@ -86,7 +86,7 @@ function typeName(value: unknown): string {
 }
 
 class Validator {
-  readonly problems: Problem[] = [];
+  readonly problems: FieldProblem[] = [];
 
   constructor(private readonly defs: Record<string, Schema>) {}
 
@@ -248,10 +248,10 @@ function gvk(obj: KubeObject): string | undefined {
 }
 
 /** Strict schema problems of one object at a version; a removed, deprecated, unserved or unknown apiVersion/kind is one problem. */
-export function checkSchema(obj: KubeObject, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): Problem[] {
+export function checkSchema(obj: KubeObject, version: KubernetesVersion = DEFAULT_KUBERNETES_VERSION): FieldProblem[] {
   const key = gvk(obj);
   const file = schemaFile(version);
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   const change = key !== undefined ? apiChange(key, version) : undefined;
   if (change !== undefined && 'removed' in change) {
     const removed = change.removed;

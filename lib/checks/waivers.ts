@@ -6,7 +6,7 @@
  * kubectl refuses (YAML, schema, API validation, removed APIs) is an error of
  * its own, since no annotation makes the server accept the object.
  */
-import { KubeObject, Problem } from './finding';
+import { FieldProblem,KubeObject } from './finding';
 import { ALL_RULES, RULES, WAIVABLE_RULES, WAIVER_PREFIX } from './rules';
 
 const RULES_BY_ID = new Map(ALL_RULES.map((r) => [r.id, r]));
@@ -33,9 +33,9 @@ export function waiverProblem(id: string): string | undefined {
 }
 
 /** The object's waivers by rule id, and the problems with the waivers themselves. */
-export function waiversOf(obj: KubeObject): { waivers: Map<string, string>; problems: Problem[] } {
+export function waiversOf(obj: KubeObject): { waivers: Map<string, string>; problems: FieldProblem[] } {
   const waivers = new Map<string, string>();
-  const problems: Problem[] = [];
+  const problems: FieldProblem[] = [];
   for (const [key, reason] of Object.entries<unknown>(obj?.metadata?.annotations ?? {})) {
     if (!key.startsWith(WAIVER_PREFIX)) {
       continue;

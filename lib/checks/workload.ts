@@ -3,7 +3,7 @@
  * for runAsNonRoot, resources, pinned images, no API token a pod opted out of.
  */
 import { requirementMatches, selectorMatches } from '../k8s/scheduling';
-import { join, KubeObject, Problem, show } from './finding';
+import { FieldProblem, join, KubeObject, show } from './finding';
 import { containersOf, PodTemplate } from './pod-templates';
 import { RULES } from './rules';
 
@@ -21,7 +21,7 @@ export function labelSelectorMatches(selector: KubeObject, labels: Record<string
       LABEL_SELECTOR_OPERATORS.has(r.operator) && requirementMatches(r, label(r.key)));
 }
 
-function checkSelector(obj: KubeObject, pod: PodTemplate): Problem[] {
+function checkSelector(obj: KubeObject, pod: PodTemplate): FieldProblem[] {
   if (!SELECTOR_KINDS.has(obj.kind)) {
     return [];
   }
@@ -37,8 +37,8 @@ function checkSelector(obj: KubeObject, pod: PodTemplate): Problem[] {
   return [];
 }
 
-function checkContainers(pod: PodTemplate): Problem[] {
-  const problems: Problem[] = [];
+function checkContainers(pod: PodTemplate): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   const podContext = pod.spec.securityContext ?? {};
   for (const c of containersOf(pod)) {
     const context = c.container.securityContext ?? {};
@@ -76,8 +76,8 @@ function checkContainers(pod: PodTemplate): Problem[] {
  * opted out of its token, or runs as the namespace's `default`
  * ServiceAccount, gets one all the same.
  */
-function checkProjectedTokens(pod: PodTemplate): Problem[] {
-  const problems: Problem[] = [];
+function checkProjectedTokens(pod: PodTemplate): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   const account = pod.spec.serviceAccountName ?? pod.spec.serviceAccount;
   const isDefault = typeof account !== 'string' || account === '' || account === 'default';
   const optedOut = pod.spec.automountServiceAccountToken === false;
@@ -103,7 +103,7 @@ function checkProjectedTokens(pod: PodTemplate): Problem[] {
 }
 
 /** The workload rules for one object. */
-export function checkWorkload(obj: KubeObject, pod: PodTemplate | undefined): Problem[] {
+export function checkWorkload(obj: KubeObject, pod: PodTemplate | undefined): FieldProblem[] {
   if (!pod) {
     return [];
   }

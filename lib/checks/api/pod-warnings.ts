@@ -7,14 +7,14 @@
  * ports on the node, and the API server refuses the second binding.
  */
 import { join, KubeObject } from '../finding';
-import { Problem } from '../finding';
+import { FieldProblem } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
 import { isInt, list } from './common';
 
 /** The port warnings of one pod (or template). */
-export function portWarnings(pod: PodTemplate): Problem[] {
-  const problems: Problem[] = [];
+export function portWarnings(pod: PodTemplate): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   const seen = new Map<string, Array<{ path: string; port: KubeObject; regular: boolean }>>();
   const hostNetwork = pod.spec.hostNetwork === true;
   for (const c of containersOf(pod)) {

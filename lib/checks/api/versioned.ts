@@ -10,7 +10,7 @@
  * that version returns. Fields a version does not know are the schema's;
  * fields whose gate is off are dropped before (../normalize.ts).
  */
-import { join, KubeObject, Problem, show } from '../finding';
+import { FieldProblem, join, KubeObject, show } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
 import { featureEnabled, KubernetesVersion } from '../versions';
@@ -151,8 +151,8 @@ export function checkVersionedJobSpec(add: Add, path: string, spec: KubeObject, 
  * and trafficDistribution PreferClose once PreferSameZone is its new name
  * (pkg/api/service/warnings.go, with PreferSameTrafficDistribution).
  */
-export function versionedWarnings(obj: KubeObject, pod: PodTemplate | undefined, version: KubernetesVersion): Problem[] {
-  const problems: Problem[] = [];
+export function versionedWarnings(obj: KubeObject, pod: PodTemplate | undefined, version: KubernetesVersion): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   if (pod && featureEnabled(version, 'AppArmorFields') && isRecord(pod.metadata.annotations)) {
     for (const key of Object.keys(pod.metadata.annotations).filter((k) => k.startsWith(APPARMOR_ANNOTATION_PREFIX))) {
       problems.push({ rule: RULES.deprecatedField, path: join(pod.metadataPath, 'annotations', key), message: 'deprecated since v1.30; use the "appArmorProfile" field instead (securityContext.appArmorProfile of the pod or the container)' });
