@@ -49,7 +49,7 @@ export function valueAt(obj: unknown, path: string): unknown {
 
 /** A reason of the API server's ("must be ...", or its own words) as the rest of a sentence that names the prop. */
 function asMust(reason: string): string {
-  return reason.startsWith('must ') ? reason : `must be valid (${reason})`;
+  return /^(must|may not|cannot) /.test(reason) ? reason : `must be valid (${reason})`;
 }
 
 /**
@@ -66,6 +66,7 @@ export function propMessage(prop: string, message: string, value: unknown): Prob
   const supported = after(`Unsupported value: ${shown}: supported values: `);
   if (supported !== undefined) return `${who} must be one of ${supported} but got ${shown}`;
   if (message.startsWith('Duplicate value')) return `${who} must be unique but got ${shown}`;
+  if (message.startsWith('Not found')) return `${who} must name one that exists but got ${shown}`;
   const required = after('Required value');
   if (required !== undefined) return required.startsWith(': must ') ? `${who} ${required.slice(2)}` : `${who} must be set${required === '' ? '' : ` (${required.slice(2)})`}`;
   const forbidden = after('Forbidden: ');

@@ -427,10 +427,9 @@ function portProblems(prop: string, ports: unknown): Problem[] {
  * Every problem of one container, named by `prop`.
  * @param prop the prop that holds it, e.g. `initContainers[0]`
  * @param c the container
- * @param volumes the agent's volumes by name, for the mounts
  * @param defaults what the agent decides for all containers
  */
-export function containerProblems(prop: string, c: unknown, volumes: ReadonlyMap<string, unknown>, defaults: ContainerDefaults): Problem[] {
+export function containerProblems(prop: string, c: unknown, defaults: ContainerDefaults): Problem[] {
   if (!isRecord(c)) {
     return [problem(prop, 'an AgentContainer { name, image, ... }', c)];
   }
@@ -478,8 +477,7 @@ export function containerProblems(prop: string, c: unknown, volumes: ReadonlyMap
     if (!Array.isArray(c.mounts)) {
       problems.push(problem(`${prop}.mounts`, 'an array of AgentMount { volume, path, ... }', c.mounts));
     } else {
-      const privileged = isRecord(c.securityContext) && c.securityContext.privileged === true;
-      c.mounts.forEach((m, i) => problems.push(...mountProblems(`${prop}.mounts[${i}]`, m, volumes, privileged, defaults.windows)));
+      c.mounts.forEach((m, i) => problems.push(...mountProblems(`${prop}.mounts[${i}]`, m, defaults.windows)));
     }
   }
   return problems;

@@ -290,12 +290,12 @@ export class NodeAgent extends Construct {
 
   private addChecked(container: AgentContainer, init: boolean): void {
     const prop = `${init ? 'initContainers' : 'containers'}[${this.own.filter((c) => c.init === init).length}]`;
-    const problems = containerProblems(prop, container, this.volumesByName, this.containerDefaults());
+    const problems = containerProblems(prop, container, this.containerDefaults());
     if (isRecord(container) && this.own.some((c) => c.spec.name === container.name)) {
       problems.push(problem(`${prop}.name`, 'unique among the containers and init containers', container.name));
     }
     reportProblems(this, problems);
-    reportProblems(this, mountPathProblems(prop, [...this.everyContainerMounts, ...(container.mounts ?? [])]));
+    reportProblems(this, mountPathProblems(prop, this.everyContainerMounts, container, this.volumesByName));
     this.addOwn(container, init);
     // The level and waivers follow the new pod; a level change needs new props.
     const needs = renderedPodSecurity(this.renderDaemonSet({ unjudged: true }), this.kubernetesVersion);

@@ -12,6 +12,8 @@ export const CONTAINER_PROP_PATHS: readonly PropPath[] = [
   [/^env\[\d+\]\.name/, 'env[key]'],
   [/^envFrom\[(\d+)\]\.(configMapRef|secretRef)\.name/, 'envFrom[$1].name'],
   [/^(liveness|readiness|startup)Probe/, '$1'],
+  // A container's volume mounts are its every-container mounts (hostPaths, config.mountPath), then its own: no one index of a prop.
+  [/^volumeMounts(\[\d+\].*)?$/, 'mounts'],
   [/^securityContext\.runAsUser/, 'securityContext.user'],
   [/^securityContext\.runAsGroup/, 'securityContext.group'],
   [/^resources\.requests\["ephemeral-storage"\]/, 'resources.ephemeralStorage.request'],

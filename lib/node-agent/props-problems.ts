@@ -18,6 +18,7 @@ import { crdsProblems } from './custom-resources';
 import { extraServiceAccountsProblems, grantsProblems } from './grants';
 import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION } from './metadata';
 import { metricsProblems } from './metrics';
+import { mountsApiProblems } from './mount-checks';
 import { NodeAgentProps } from './props';
 import { serviceAccountProblems } from './rbac';
 import { servicesProblems } from './services';
@@ -51,19 +52,16 @@ export function mainContainerOf(props: NodeAgentProps): AgentContainer {
   return props.containers.find((c) => c.name === (props.mainContainer ?? props.name)) ?? props.containers[0];
 }
 
-/** @internal Mount paths a container uses twice (pkg/apis/core/validation: ValidateVolumeMounts: must be unique). */
-export function mountPathProblems(prop: string, mounts: readonly AgentMount[]): Problem[] {
-  const seen = new Set<string>();
-  const problems: Problem[] = [];
-  for (const m of mounts) {
-    if (isRecord(m) && typeof m.path === 'string') {
-      if (seen.has(m.path)) {
-        problems.push(problem(`${prop}.mounts`, 'mounts at distinct paths (the every-container mounts of hostPaths and config.mountPath included)', m.path));
-      }
-      seen.add(m.path);
-    }
-  }
-  return problems;
+/**
+ * @internal
+ * What the API server refuses in a container's mounts, its every-container
+ * mounts included (a path mounted twice, an undeclared volume, Bidirectional
+ * in an unprivileged container, a subPath with '..'): asked of the checks.
+ */
+export function mountPathProblems(prop: string, every: readonly AgentMount[], container: unknown, volumes: ReadonlyMap<string, unknown>): Problem[] {
+  if (!isRecord(container)) return [];
+  const privileged = isRecord(container.securityContext) && container.securityContext.privileged === true;
+  return mountsApiProblems(prop, every, Array.isArray(container.mounts) ? container.mounts : [], new Set(volumes.keys()), privileged);
 }
 
 function checkBoolean(prop: string, value: unknown): Problem | undefined {
@@ -198,9 +196,9 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
       continue;
     }
     list.forEach((c, i) => {
-      problems.push(...containerProblems(`${key}[${i}]`, c, volumes, defaults));
+      problems.push(...containerProblems(`${key}[${i}]`, c, defaults));
       if (isRecord(c)) {
-        problems.push(...mountPathProblems(`${key}[${i}]`, [...everyContainer, ...(Array.isArray(c.mounts) ? c.mounts : [])]));
+        problems.push(...mountPathProblems(`${key}[${i}]`, everyContainer, c, volumes));
         if (containers.some((o) => o.name === c.name)) {
           problems.push(problem(`${key}[${i}].name`, 'unique among the containers and init containers', c.name));
         }

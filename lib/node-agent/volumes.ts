@@ -6,7 +6,8 @@
 import { Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { canonicalQuantity } from '../k8s/quantity';
-import { checkConfigKey, checkDns1123Label, checkDns1123Subdomain, checkInteger, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
+import { checkConfigKey, checkDns1123Subdomain, defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { volumeApiProblems } from './mount-checks';
 
 /** A file of a ConfigMap or Secret volume: the key, and the path it is written to. */
 export interface KeyToPath {
@@ -145,18 +146,18 @@ export class ProjectedSource {
     switch (this.kind) {
       case 'serviceAccountToken':
         return defined(
-          checkRelativePath(`${prop}.path`, o.path),
+          checkPathText(`${prop}.path`, o.path),
           o.audience !== undefined && typeof o.audience !== 'string' ? problem(`${prop}.audience`, 'a string', o.audience) : undefined,
-          // pkg/apis/core/validation: validateProjectionSources (at least 10 minutes, at most 2^32 seconds).
-          o.expirationSeconds !== undefined ? checkInteger(`${prop}.expirationSeconds`, o.expirationSeconds, 600, 4294967296) : undefined,
+          // Its range is the API server's (validateProjectionSources), asked of the checks with the volume.
+          o.expirationSeconds !== undefined ? checkWhole(`${prop}.expirationSeconds`, o.expirationSeconds) : undefined,
         );
       case 'downwardApi':
         if (!Array.isArray(o.items) || o.items.length === 0) {
           return [problem(`${prop}`, 'a non-empty array of { path, fieldPath }', o.items)];
         }
         return o.items.flatMap((f: unknown, i: number) => defined(
-          checkRelativePath(`${prop}[${i}].path`, isRecord(f) ? f.path : f),
-          isRecord(f) && DOWNWARD_FIELDS.includes(f.fieldPath as string) ? undefined : problem(`${prop}[${i}].fieldPath`, `one of ${DOWNWARD_FIELDS.join(', ')}`, isRecord(f) ? f.fieldPath : f),
+          checkPathText(`${prop}[${i}].path`, isRecord(f) ? f.path : f),
+          isRecord(f) && typeof f.fieldPath === 'string' ? undefined : problem(`${prop}[${i}].fieldPath`, `a field such as ${DOWNWARD_FIELDS.join(', ')}`, isRecord(f) ? f.fieldPath : f),
         ));
       default:
         return [
@@ -283,12 +284,13 @@ export class AgentVolume {
    */
   public problems(prop: string, windows = false): Problem[] {
     const o = this.options;
-    const problems = defined(checkDns1123Label(`${prop}.name`, this.name));
+    // The name, the hostPath type, the modes, the token's lifetime, the paths' '..' and the downward fields are the API server's rules: asked of the checks below.
+    const problems = defined(typeof this.name === 'string' ? undefined : problem(`${prop}.name`, 'a string', this.name));
     switch (this.kind) {
       case 'hostPath':
         problems.push(...defined(
-          checkAbsolutePath(`${prop}.path`, o.path, windows),
-          o.type !== undefined && !HOST_PATH_TYPES.includes(o.type as string) ? problem(`${prop}.type`, `one of ${HOST_PATH_TYPES.filter((t) => t !== '').join(', ')} (kplus.HostPathVolumeType)`, o.type) : undefined,
+          checkAbsolutePath(`${prop}.path`, o.path, windows, false),
+          o.type !== undefined && typeof o.type !== 'string' ? problem(`${prop}.type`, 'a kplus.HostPathVolumeType', o.type) : undefined,
         ));
         break;
       case 'emptyDir':
@@ -302,7 +304,7 @@ export class AgentVolume {
         problems.push(
           ...defined(checkDns1123Subdomain(`${prop}.${this.kind}Name`, o[`${this.kind}Name`])),
           ...itemsProblems(`${prop}.items`, o.items),
-          ...defined(o.defaultMode !== undefined ? checkInteger(`${prop}.defaultMode`, o.defaultMode, 0, 0o777) : undefined),
+          ...defined(o.defaultMode !== undefined ? checkWhole(`${prop}.defaultMode`, o.defaultMode) : undefined),
           ...defined(o.optional !== undefined && typeof o.optional !== 'boolean' ? problem(`${prop}.optional`, 'a boolean', o.optional) : undefined),
         );
         break;
@@ -313,10 +315,10 @@ export class AgentVolume {
         } else {
           sources.forEach((s: ProjectedSource, i) => problems.push(...s.problems(`${prop}.sources[${i}]`)));
         }
-        problems.push(...defined(o.defaultMode !== undefined ? checkInteger(`${prop}.defaultMode`, o.defaultMode, 0, 0o777) : undefined));
+        problems.push(...defined(o.defaultMode !== undefined ? checkWhole(`${prop}.defaultMode`, o.defaultMode) : undefined));
       }
     }
-    return problems;
+    return [...problems, ...volumeApiProblems(prop, this)];
   }
 
   /** @internal the L1 volume */
@@ -395,9 +397,7 @@ export interface HostPathMount {
   readonly propagation?: kplus.MountPropagation;
 }
 
-const HOST_PATH_TYPES: string[] = Object.values(kplus.HostPathVolumeType);
 const EMPTY_DIR_MEDIA: string[] = Object.values(kplus.EmptyDirMedium);
-const PROPAGATIONS: string[] = Object.values(kplus.MountPropagation);
 
 function isPositiveSize(value: unknown): boolean {
   return typeof (value as Partial<Size>)?.toMebibytes === 'function' && (value as Size).toMebibytes({ rounding: SizeRoundingBehavior.NONE }) > 0;
@@ -416,8 +416,8 @@ function itemsProblems(prop: string, items: unknown): Problem[] {
   }
   return items.flatMap((item, i) => (isRecord(item) ? defined(
     checkConfigKey(`${prop}[${i}].key`, item.key),
-    checkRelativePath(`${prop}[${i}].path`, item.path),
-    item.mode !== undefined ? checkInteger(`${prop}[${i}].mode`, item.mode, 0, 0o777) : undefined,
+    checkPathText(`${prop}[${i}].path`, item.path),
+    item.mode !== undefined ? checkWhole(`${prop}[${i}].mode`, item.mode) : undefined,
   ) : [problem(`${prop}[${i}]`, 'an object { key, path, mode? }', item)]));
 }
 
@@ -428,10 +428,21 @@ const WINDOWS_ABSOLUTE = /^([A-Za-z]:\\|\\\\)/;
  * An absolute path without '..' or control characters (pkg/apis/core/validation:
  * validatePathNoBacksteps); on Windows, a drive or UNC path (`C:\...`, `\\.\pipe\...`).
  */
-export function checkAbsolutePath(prop: string, value: unknown, windows = false): Problem | undefined {
-  const ok = typeof value === 'string' && !/[\u0000-\u001f\u007f]/.test(value) && !value.split(/[\\/]/).includes('..')
+export function checkAbsolutePath(prop: string, value: unknown, windows = false, backsteps = true): Problem | undefined {
+  // A host path's '..' is the API server's rule (validatePathNoBacksteps), asked of the checks with the volume; elsewhere it is the library's.
+  const ok = typeof value === 'string' && !/[\u0000-\u001f\u007f]/.test(value) && !(backsteps && value.split(/[\\/]/).includes('..'))
     && (value.startsWith('/') || (windows && WINDOWS_ABSOLUTE.test(value)));
-  return ok ? undefined : problem(prop, `an absolute path${windows ? ' (/..., C:\\... or \\\\.\\pipe\\...)' : ''} without '..' or control characters`, value);
+  return ok ? undefined : problem(prop, `an absolute path${windows ? ' (/..., C:\\... or \\\\.\\pipe\\...)' : ''}${backsteps ? " without '..' or" : ' without'} control characters`, value);
+}
+
+/** A file name or path in a volume: a non-empty string without control characters; that it is relative and has no '..' is the API server's rule (validateLocalNonReservedPath), asked of the checks. */
+function checkPathText(prop: string, value: unknown): Problem | undefined {
+  return typeof value === 'string' && value !== '' && !/[\u0000-\u001f\u007f]/.test(value) ? undefined : problem(prop, 'a non-empty path without control characters', value);
+}
+
+/** A whole number; its range is the API server's, asked of the checks. */
+function checkWhole(prop: string, value: unknown): Problem | undefined {
+  return Number.isInteger(value) ? undefined : problem(prop, 'an integer', value);
 }
 
 /** @internal A relative path without '..' segments (pkg/apis/core/validation: validateLocalDescendingPath). */
@@ -445,25 +456,20 @@ export function checkRelativePath(prop: string, value: unknown): Problem | undef
  * The problems of one mount, named by `prop`.
  * @param prop the prop that holds it, e.g. `containers[0].mounts[1]`
  * @param mount the mount
- * @param volumes the agent's volumes by name
- * @param privileged whether the container is privileged (Bidirectional needs it)
  * @param windows whether the agent runs on Windows nodes
  */
-export function mountProblems(prop: string, mount: unknown, volumes: ReadonlyMap<string, unknown>, privileged: boolean, windows: boolean): Problem[] {
+export function mountProblems(prop: string, mount: unknown, windows: boolean): Problem[] {
   if (!isRecord(mount)) {
     return [problem(prop, 'an AgentMount { volume, path, readOnly?, propagation?, subPath? }', mount)];
   }
   const unknown = Object.keys(mount).filter((k) => !['volume', 'path', 'readOnly', 'propagation', 'subPath'].includes(k));
+  // The volume's existence, the propagation and the subPath's '..' are the API server's rules: the container asks the checks (mountsApiProblems).
   return defined(
-    typeof mount.volume === 'string' && volumes.has(mount.volume) ? undefined
-      : problem(`${prop}.volume`, `the name of a declared volume (${[...volumes.keys()].map((v) => show(v)).join(', ') || 'none declared'})`, mount.volume),
+    typeof mount.volume === 'string' ? undefined : problem(`${prop}.volume`, 'the name of a declared volume', mount.volume),
     checkAbsolutePath(`${prop}.path`, mount.path, windows),
     mount.readOnly !== undefined && typeof mount.readOnly !== 'boolean' ? problem(`${prop}.readOnly`, 'a boolean', mount.readOnly) : undefined,
-    mount.propagation !== undefined && !PROPAGATIONS.includes(mount.propagation as string) ? problem(`${prop}.propagation`, `one of ${PROPAGATIONS.join(', ')} (kplus.MountPropagation)`, mount.propagation) : undefined,
-    // pkg/apis/core/validation: validateMountPropagation.
-    mount.propagation === kplus.MountPropagation.BIDIRECTIONAL && !privileged
-      ? problem(`${prop}.propagation`, 'HostToContainer or None: Bidirectional is only allowed in privileged containers (securityContext: { privileged: true }), as the API server requires', mount.propagation) : undefined,
-    mount.subPath !== undefined ? checkRelativePath(`${prop}.subPath`, mount.subPath) : undefined,
+    mount.propagation !== undefined && typeof mount.propagation !== 'string' ? problem(`${prop}.propagation`, 'a kplus.MountPropagation', mount.propagation) : undefined,
+    mount.subPath !== undefined ? checkPathText(`${prop}.subPath`, mount.subPath) : undefined,
     ...unknown.map((k) => problem(`${prop}[key]`, 'one of volume, path, readOnly, propagation, subPath', k)),
   );
 }

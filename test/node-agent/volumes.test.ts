@@ -106,26 +106,26 @@ describe('volumes declared once, mounted per container', () => {
     const volumes = [AgentVolume.hostPath('kubelet', '/var/lib/kubelet', { type: kplus.HostPathVolumeType.DIRECTORY })];
     const mounts = [{ volume: 'kubelet', path: '/var/lib/kubelet', readOnly: false, propagation: kplus.MountPropagation.BIDIRECTIONAL }];
     expect(build({ containers: [container('plugin', { mounts })], volumes, podSecurity: privileged }))
-      .toThrow(/'containers\[0\]\.mounts\[0\]\.propagation' must be HostToContainer or None: Bidirectional is only allowed in privileged containers/);
+      .toThrow(/'containers\[0\]\.mounts\[0\]\.propagation' must be unset \(Bidirectional mount propagation is available only to privileged containers\) but got "Bidirectional"/);
     const ds = daemonSetOf({ containers: [container('plugin', { mounts, securityContext: { privileged: true } })], volumes, podSecurity: privileged });
     expect(ds.spec.template.spec.containers[0].volumeMounts[0]).toMatchObject({ mountPropagation: 'Bidirectional' });
   });
 
   test('refuses a mount of an undeclared volume, a subPath with .., two mounts at one path, and two volumes of one name', () => {
     expect(build({ containers: [container('a', { mounts: [{ volume: 'nope', path: '/x' }] })] }))
-      .toThrow(/'containers\[0\]\.mounts\[0\]\.volume' must be the name of a declared volume \(none declared\) but got "nope"/);
+      .toThrow(/'containers\[0\]\.mounts\[0\]\.volume' must name one that exists but got "nope"/);
     expect(build({ containers: [container('a', { mounts: [{ volume: 't', path: '/x', subPath: '../etc' }] })], volumes: [AgentVolume.emptyDir('t')] }))
       .toThrow(/'containers\[0\]\.mounts\[0\]\.subPath' must be a relative path without '\.\.'/);
     expect(build({ containers: [container('a', { mounts: [{ volume: 't', path: '/x' }, { volume: 't', path: '/x' }] })], volumes: [AgentVolume.emptyDir('t')] }))
-      .toThrow(/'containers\[0\]\.mounts' must be mounts at distinct paths/);
+      .toThrow(/'containers\[0\]\.mounts\[1\]\.path' must be unique but got "\/x"/);
     expect(build({ volumes: [AgentVolume.emptyDir('t'), AgentVolume.emptyDir('t')] })).toThrow(/'volumes\[1\]\.name' must be a volume name no other volume uses but got "t"/);
   });
 
   test('refuses bad sources at construction, each naming its prop', () => {
     expect(build({ volumes: [AgentVolume.hostPath('h', 'var/log')], podSecurity: privileged })).toThrow(/'volumes\[0\]\.path' must be an absolute path/);
-    expect(build({ volumes: [AgentVolume.hostPath('h', '/x', { type: 'Dir' as kplus.HostPathVolumeType })], podSecurity: privileged })).toThrow(/'volumes\[0\]\.type' must be one of DirectoryOrCreate, Directory/);
+    expect(build({ volumes: [AgentVolume.hostPath('h', '/x', { type: 'Dir' as kplus.HostPathVolumeType })], podSecurity: privileged })).toThrow(/'volumes\[0\]\.type' must be one of "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate"/);
     expect(build({ volumes: [AgentVolume.projected('p', [ProjectedSource.serviceAccountToken({ path: 'token', expirationSeconds: 60 })])] }))
-      .toThrow(/'volumes\[0\]\.sources\[0\]\.expirationSeconds' must be an integer from 600 to 4294967296 but got 60/);
+      .toThrow(/'volumes\[0\]\.sources\[0\]\.expirationSeconds' may not specify a duration less than 10 minutes but got 60/);
     expect(build({ volumes: [AgentVolume.configMap('c', 'cm', { items: [{ key: '..data', path: 'x' }] })] })).toThrow(/'volumes\[0\]\.items\[0\]\.key' must be a key/);
     expect(build({ volumes: [{ name: 'raw', hostPath: { path: '/' } } as never] })).toThrow(/'volumes\[0\]' must be an AgentVolume/);
   });
