@@ -92,7 +92,7 @@ function parseEvent(line: string): PodEvent {
  * nodes with no pod that is not being deleted. Fails when more pods lived
  * than nodes plus maxSurge, or more nodes were without a pod than maxUnavailable.
  */
-function checkRoll(lines: string[], nodes: number, maxSurge: number, maxUnavailable: number): string {
+export function checkRoll(lines: string[], nodes: number, maxSurge: number, maxUnavailable: number): string {
   const alive = new Map<string, PodEvent>();
   let mostPods = 0;
   let mostWithout = 0;
