@@ -1,6 +1,7 @@
 import { App } from 'cdk8s';
-import { booleanSetting, finishHelmChart, NodeReporterChart, selectVariants, synthesizesHelmChart } from './lib';
+import { finishHelmChart, NodeReporterChart, synthesizesHelmChart } from './lib';
 import { KUBERNETES_VERSION_CONTEXT } from './lib/checks';
+import { booleanSetting, selectVariants } from './lib/variants';
 
 // The app's settings come from the environment; a bad one is one line and exit 2.
 function settings() {

@@ -4,35 +4,36 @@
  * The constructs document each of these in their props' `@default`.
  */
 
-/** The namespace a {@link NodeReporterChart} deploys into. */
+/** @internal The namespace a {@link NodeReporterChart} deploys into. */
 export const DEFAULT_NAMESPACE = 'practice-daemon';
 
-/** The node label key of the chart's eligibility policy. */
+/** @internal The node label key of the chart's eligibility policy. */
 export const DEFAULT_POLICY_KEY = 'practice-tier';
 
-/** The node label value of the chart's eligibility policy. */
+/** @internal The node label value of the chart's eligibility policy. */
 export const DEFAULT_POLICY_VALUE = 'operations';
 
-/** The DaemonSet's `metadata.name`, also its selector label value. */
+/** @internal The DaemonSet's `metadata.name`, also its selector label value. */
 export const DEFAULT_NAME = 'node-reporter';
 
-/** The reporter's image: busybox pinned to a minor release. */
+/** @internal The reporter's image: busybox pinned to a minor release. */
 export const DEFAULT_IMAGE = 'busybox:1.36';
 
-/** Seconds between two reports. */
+/** @internal Seconds between two reports. */
 export const DEFAULT_INTERVAL_SECONDS = 15;
 
 /**
  * The uid and gid the reporter runs as: `nobody` in busybox's /etc/passwd, so
  * the image can use it, and non-root, so Pod Security "restricted" admits it.
+ * @internal
  */
 export const DEFAULT_RUN_AS_ID = 65534;
 
-/** The label key of the DaemonSet's selector; its value is the DaemonSet's name. */
+/** @internal The label key of the DaemonSet's selector; its value is the DaemonSet's name. */
 export const SELECTOR_LABEL_KEY = 'app';
 
-/** The reporter container's name. */
+/** @internal The reporter container's name. */
 export const CONTAINER_NAME = 'reporter';
 
-/** The variant group of {@link NodeReporterChart}s: alternatives whose objects may share names. */
+/** @internal The variant group of {@link NodeReporterChart}s: alternatives whose objects may share names. */
 export const DEFAULT_VARIANT_GROUP = 'node-reporter';

@@ -1,18 +1,43 @@
 /**
  * Node agents as typed cdk8s constructs: the eligibility policy, the node
  * reporter DaemonSet, its chart and the pieces they are made of.
+ *
+ * This file is the package's public surface (`node-reporter`): the
+ * constructs, their props interfaces and enums, and the Helm helpers a
+ * cdk8s app needs. Each name is listed on purpose; everything else in lib/
+ * (Kubernetes syntax helpers in k8s/, the agent's rendering and prop checks,
+ * naming helpers, the app's variant plumbing) is internal and may change in
+ * any release. test/public-api.test.ts pins this list.
  * @module node-reporter
  */
-export * from './cluster-scoped';
-export * from './defaults';
-export * from './k8s';
-export * from './kubernetes-target';
-export * from './labeled-node-policy';
-export * from './node-agent';
-export * from './node-policy';
-export * from './node-reporter-chart';
-export * from './node-reporter-daemon-set';
-export * from './node-toleration';
-export * from './pod-security-namespace';
-export * from './restricted-namespace';
-export * from './variants';
+// The Kubernetes shapes the constructs' props and results are typed by (types only).
+export type { Affinity, NodeAffinity, NodeSelector, NodeSelectorOperator, NodeSelectorRequirement, NodeSelectorTerm } from './k8s/scheduling';
+export { LabeledNodePolicy, LabeledNodePolicyProps } from './labeled-node-policy';
+export {
+  AdoptedRbacNames, AdoptedServiceNames, AgentAdoption,
+  AgentConfig,   AgentContainer,   AgentEnvFrom, AgentEnvFromOptions,
+  AgentExtraServiceAccount, AgentGrant,
+  AgentHttpGetProbeOptions,   AgentMetrics,
+  AgentMount,   AgentPodSecurity,
+  AgentPolicyRule, AgentProbe, AgentSecurityContext,   AgentService, AgentServiceAccount, AgentServicePort,
+  AgentSubject,
+  AgentUpdateStrategy,
+  AgentVolume, AgentVolumeKind, CONFIG_CHECKSUM_ANNOTATION, ConfigChange,
+  ContainerEnvFrom, ContainerHandler, ContainerLifecycle, ContainerProbe,
+  DownwardApi,
+  DownwardApiFile, EmptyDirOptions, HostPathMount, HostPathOptions, KeysVolumeOptions, KeyToPath,
+  NodeAgent,
+  NodeAgentProps,   NodeAgentTargetProps, PodAntiAffinityTerm,
+  PodSecurityLevel,
+  ProbeHttpHeader,
+  ProjectedKeysOptions, ProjectedSource, ProjectedVolumeOptions, RecursiveReadOnly,
+  SeLinuxOptions, ServiceAccountTokenOptions,
+  TerminationMessagePolicy, WindowsSecurityOptions,
+} from './node-agent';
+export { NodePolicy, NodePolicyProps, NodePolicyScheduling, NodeRequirement } from './node-policy';
+export { NodeReporterChart, NodeReporterChartProps } from './node-reporter-chart';
+export { NodeReporterDaemonSet, NodeReporterDaemonSetProps } from './node-reporter-daemon-set';
+export { CONTROL_PLANE_TAINT_KEY, NodeToleration, NodeTolerationOptions, TaintEffect } from './node-toleration';
+export { PodSecurityNamespace, PodSecurityNamespaceProps } from './pod-security-namespace';
+export { RestrictedNamespace, RestrictedNamespaceProps } from './restricted-namespace';
+export { finishHelmChart, HelmChartOptions, synthesizesHelmChart } from './variants';

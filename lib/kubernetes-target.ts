@@ -9,7 +9,7 @@ import { IConstruct } from 'constructs';
 import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSION_ANNOTATION, KUBERNETES_VERSION_CONTEXT, KUBERNETES_VERSIONS, KubernetesVersion, parseKubernetesVersion } from './checks/versions';
 import { show } from './k8s/syntax';
 
-/** The version a construct writes for, and whether the app chose it. */
+/** @internal The version a construct writes for, and whether the app chose it. */
 export interface KubernetesTarget {
   /** The supported minor written for: the context's, or 1.28 when it is unset. */
   readonly version: KubernetesVersion;
@@ -22,6 +22,7 @@ export interface KubernetesTarget {
  * setting up the tree, as `tryGetContext` reads it). Throws, naming the
  * context key, the value and the supported versions, for a value that names
  * no supported version.
+ * @internal
  */
 export function kubernetesTarget(scope: IConstruct): KubernetesTarget {
   const value: unknown = scope.node.tryGetContext(KUBERNETES_VERSION_CONTEXT);
@@ -40,6 +41,7 @@ export function kubernetesTarget(scope: IConstruct): KubernetesTarget {
  * The annotations that mark an object written for an explicit target
  * (`node-reporter.dev/kubernetes-version: "1.35"`), so that the checks judge
  * it at that version; none without one, so that the output stays as it was.
+ * @internal
  */
 export function targetAnnotations(target: KubernetesTarget): Record<string, string> {
   return target.explicit ? { [KUBERNETES_VERSION_ANNOTATION]: target.version } : {};

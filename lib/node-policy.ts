@@ -4,10 +4,10 @@ import { checkLabels, checkLabelValue, defined, isRecord, Problem, problem } fro
 import { NodeToleration } from './node-toleration';
 import { reportProblems } from './validate-props';
 
-/** The node label the kubelet sets to the node's operating system. */
+/** @internal The node label the kubelet sets to the node's operating system. */
 export const OS_LABEL = 'kubernetes.io/os';
 
-/** The node label the kubelet sets to the node's CPU architecture. */
+/** @internal The node label the kubelet sets to the node's CPU architecture. */
 export const ARCH_LABEL = 'kubernetes.io/arch';
 
 /**

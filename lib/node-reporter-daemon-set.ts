@@ -11,6 +11,7 @@ import { checkResources, checkRollingUpdate } from './validate-props';
  * The reporter's resources: NodeAgent's small requests, and a memory limit,
  * which only an agent whose image is known can have: the reporter's busybox
  * loop stays far below 32Mi.
+ * @internal
  */
 export const DEFAULT_REPORTER_RESOURCES: kplus.ContainerResources = {
   cpu: { request: kplus.Cpu.millis(10) },

@@ -7,16 +7,18 @@ import { KubernetesVersion } from './checks/versions';
 import { clusterScoped } from './cluster-scoped';
 import { checkDns1123Label, defined, isRecord, Problem, problem, show } from './k8s/syntax';
 import { kubernetesTarget, targetAnnotations } from './kubernetes-target';
-import { MANAGED_BY, NodeAgent, PodSecurityLevel } from './node-agent';
+import { NodeAgent, PodSecurityLevel } from './node-agent';
+import { MANAGED_BY } from './node-agent/metadata';
 import { reportProblems } from './validate-props';
 
 /**
  * Namespaces the cluster owns: labelling one for Pod Security would stop its
  * system pods from being re-created, and `kubectl delete -f` would delete it.
+ * @internal
  */
 export const RESERVED_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-/** The Pod Security Standards version the namespaces pin at the default target (1.28); at a target, its `v1.<minor>`. */
+/** @internal The Pod Security Standards version the namespaces pin at the default target (1.28); at a target, its `v1.<minor>`. */
 export const POD_SECURITY_VERSION = 'v1.28';
 
 /**
@@ -34,7 +36,7 @@ export interface PodSecurityNamespaceProps {
   readonly enforce?: PodSecurityLevel;
 }
 
-/** The problems of a namespace name this library may own. */
+/** @internal The problems of a namespace name this library may own. */
 export function checkOwnableNamespace(prop: string, name: unknown): Problem[] {
   return defined(
     checkDns1123Label(prop, name),

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument, Scalar } from 'yaml';
 
-/** How an app was asked to synthesize its variants. */
+/** @internal How an app was asked to synthesize its variants. */
 export interface VariantSelectionOptions {
   /**
    * Whether the output is a Helm chart's `templates/`: a Helm chart holds one
@@ -22,6 +22,7 @@ export interface VariantSelectionOptions {
  * @param options whether the output is a Helm chart
  * @returns the selected variants, in the order of `all`
  * @throws Error naming NODE_REPORTER_VARIANTS for an unknown variant, or for more than one in a Helm chart
+ * @internal
  */
 export function selectVariants(all: readonly string[], selection?: string, options: VariantSelectionOptions = {}): string[] {
   const chosen = selection === undefined || selection.trim() === '' ? [...all] : (() => {
@@ -57,6 +58,7 @@ export function synthesizesHelmChart(outdir: string | undefined): boolean {
  * `{{ ToUpper .Value }}`). Backquotes, unlike `"`, are plain characters in
  * every YAML scalar style, so the file stays valid YAML for the checks.
  * @param text a synthesized manifest
+ * @internal
  */
 export function escapeHelmTemplate(text: string): string {
   return text.split('{{').join('{{`{{`}}');
@@ -75,7 +77,7 @@ export interface HelmChartOptions {
 /**
  * Completes the Helm chart that `cdk8s synth --format helm` is writing, after
  * `app.synth()`: escapes `{{` in every manifest of `templates/` (see
- * {@link escapeHelmTemplate}) and sets the chart's `appVersion`.
+ * `escapeHelmTemplate`) and sets the chart's `appVersion`.
  * @param templates the chart's `templates/` folder, i.e. `app.outdir`
  * @param options the chart's `appVersion`
  * @throws Error when `templates` is not a chart's templates folder (no `../Chart.yaml`)
@@ -103,6 +105,7 @@ export function finishHelmChart(templates: string, options: HelmChartOptions = {
  * A boolean setting from the environment, such as `NODE_REPORTER_CREATE_NAMESPACE`:
  * `true` or `false`, or the default when unset or empty.
  * @throws Error naming the variable when it is set to anything else
+ * @internal
  */
 export function booleanSetting(name: string, value: string | undefined, byDefault: boolean): boolean {
   if (value === undefined || value === '') {

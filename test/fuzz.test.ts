@@ -15,7 +15,6 @@ import fc from 'fast-check';
 import {
   AgentUpdateStrategy,
   AgentVolume,
-  clusterRbacName,
   DownwardApi,
   LabeledNodePolicy,
   NodeAgent,
@@ -33,6 +32,7 @@ import {
 } from '../lib';
 import { checkObject, isBlocking } from '../lib/checks';
 import { main } from '../lib/cli/node-reporter';
+import { clusterRbacName } from '../lib/node-agent/rbac';
 import { state } from './sandbox';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 250);

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { parse, parseAllDocuments, stringify } from 'yaml';
-import { escapeHelmTemplate } from '../lib';
+import { escapeHelmTemplate } from '../lib/variants';
 import { CONFIG } from './fixtures/helm-braces';
 import { renderHelmTemplate } from './go-template';
 import { state } from './sandbox';

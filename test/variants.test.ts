@@ -1,4 +1,4 @@
-import { selectVariants } from '../lib';
+import { selectVariants } from '../lib/variants';
 
 describe('selectVariants', () => {
   test('selects every variant when nothing is named', () => {

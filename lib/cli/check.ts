@@ -1,9 +1,11 @@
 /** `node-reporter check`: the manifest checks on any YAML, for CI. */
+import { readTexts } from '../checks/input/files';
 import { describeVersionSource } from '../checks/judged-version';
 import { DEFAULT_KUBERNETES_VERSION, KUBERNETES_VERSION_ANNOTATION, KUBERNETES_VERSIONS, parseKubernetesVersion } from '../checks/versions';
-import { NodeListError, printable, printableJson, printableLines } from '../eligibility';
+import { NodeListError } from '../eligibility';
+import { printable, printableJson, printableLines } from '../eligibility/printable';
 import { COMMON_OPTIONS, commonUsage, failOnWarnings, Format, formatOf, parse, UsageError } from './args';
-import { Io, readTexts } from './io';
+import { Io } from './io';
 import { answerHelpOrVersion, version } from './version';
 
 const FORMATS: readonly Format[] = ['text', 'json', 'markdown', 'sarif'];

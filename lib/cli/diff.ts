@@ -1,7 +1,7 @@
 /** `node-reporter diff OLD NEW`: what a manifest change does to a cluster. */
 import { parseKubernetesVersion } from '../checks/versions';
 import { diffManifests, formatDiffJson, formatDiffMarkdown, formatDiffText, IMPACT_KINDS, ImpactKind } from '../diff';
-import { printable } from '../eligibility';
+import { printable } from '../eligibility/printable';
 import { COMMON_OPTIONS, commonUsage, failOnWarnings, Format, formatOf, parse, UsageError } from './args';
 import { Io, readNodes, readObjects } from './io';
 import { answerHelpOrVersion } from './version';

@@ -1,8 +1,6 @@
 /** `node-reporter eligible`: which nodes a DaemonSet runs on, and why not on the others. */
-import {
-  compareEligibility, DaemonSetEligibility, daemonSetsOfManifest, EligibilityReport, evaluateNodes, formatEligibilityChange, formatEligibilityMarkdown, formatEligibilityText,
-  KubeNode, NodeListError, PodScheduling, printable, printableJson, summarize,
-} from '../eligibility';
+import { compareEligibility, DaemonSetEligibility, daemonSetsOfManifest, EligibilityReport, evaluateNodes, formatEligibilityChange, formatEligibilityMarkdown, formatEligibilityText, KubeNode, NodeListError, PodScheduling, summarize } from '../eligibility';
+import { printable, printableJson } from '../eligibility/printable';
 import { TAINT_EFFECTS, Toleration } from '../k8s/scheduling';
 import { checkLabelValue, checkQualifiedName } from '../k8s/syntax';
 import { CONTROL_PLANE_TAINT_KEY } from '../node-toleration';

@@ -8,10 +8,9 @@ import { Reader, readInput, readTexts } from '../checks/input/files';
 import { expand } from '../checks/input/manifests';
 import { parseYaml } from '../checks/input/yaml';
 import { RULES } from '../checks/rules';
-import { KubeNode, NodeListError, printable, readNodeList } from '../eligibility';
+import { KubeNode, NodeListError, readNodeList } from '../eligibility';
+import { printable } from '../eligibility/printable';
 import { isRecord } from '../k8s/syntax';
-
-export { readTexts };
 
 /** Where the command reads and writes; a test passes its own. */
 export interface Io extends Reader {

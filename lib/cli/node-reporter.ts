@@ -7,7 +7,7 @@
  * stack trace.
  */
 import { InputError } from '../checks/input/files';
-import { printable } from '../eligibility';
+import { printable } from '../eligibility/printable';
 import { nearest, UsageError } from './args';
 import { check } from './check';
 import { diff } from './diff';

@@ -3,17 +3,17 @@
  * details folded) and for tools (JSON: `{ objects, summary }`). All three
  * carry the same objects, impacts and messages.
  */
-import { markdownCell, printable, printableJson, printableLines } from '../eligibility';
+import { markdownCell, printable, printableJson, printableLines } from '../eligibility/printable';
 import { DiffReport, IMPACT_KINDS, ImpactKind, ObjectDiff } from './types';
 
 const MARK: Readonly<Record<ObjectDiff['change'], string>> = { added: '+', removed: '-', changed: '~' };
 
-/** `Kind namespace/name`. */
+/** @internal `Kind namespace/name`. */
 export function objectTitle(o: ObjectDiff): string {
   return `${o.kind} ${o.namespace !== undefined ? `${o.namespace}/` : ''}${o.name}`;
 }
 
-/** The summary line: counts, impacts by kind, warnings, the version. */
+/** @internal The summary line: counts, impacts by kind, warnings, the version. */
 export function summaryLine(report: DiffReport): string {
   const s = report.summary;
   const differ = s.added + s.removed + s.changed;
@@ -65,7 +65,7 @@ export function formatDiffMarkdown(report: DiffReport, title = 'node-reporter di
   return `${lines.join('\n')}\n`;
 }
 
-/** One line per impact, `kind: message`, for tests that compare the forms. */
+/** @internal One line per impact, `kind: message`, for tests that compare the forms. */
 export function impactLines(report: DiffReport): string[] {
   return report.objects.flatMap((o) => o.impacts.map((i) => `${objectTitle(o)} ${i.kind}: ${printable(i.message)}`));
 }

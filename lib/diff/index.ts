@@ -5,8 +5,11 @@
  * eligibility, resources, prune, image). It asks lib/checks and
  * lib/eligibility for the rules and imports no construct.
  *
+ * The public surface of `node-reporter/diff`, each name on purpose
+ * (test/public-api.test.ts pins it); the formatters' line helpers are internal.
+ *
  * @module node-reporter/diff
  */
-export * from './diff';
-export * from './format';
-export * from './types';
+export { diffManifests, DiffOptions, SourcedObject } from './diff';
+export { formatDiffJson, formatDiffMarkdown, formatDiffText } from './format';
+export { ChangeKind, DesiredChange, DiffReport, DiffSummary, Impact, IMPACT_KINDS, ImpactKind, ObjectDiff } from './types';

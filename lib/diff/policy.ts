@@ -9,7 +9,7 @@ import { isAtLeastAsStrict, PodSecurityLevel, podSecurityNeeds } from '../checks
 import { podTemplateOf } from '../checks/pod-templates';
 import { broadSubject, dangerousGrant, dangerousRoleRef, formatGrant, formatSubject, grantsAdded, grantsOf } from '../checks/rbac';
 import { WAIVER_PREFIX } from '../checks/rules';
-import { printable } from '../eligibility';
+import { printable } from '../eligibility/printable';
 import { isRecord } from '../k8s/syntax';
 import { Impact } from './types';
 

@@ -7,7 +7,9 @@
 import { KubeObject } from '../checks/finding';
 import { sameValue } from '../checks/immutable';
 import { storedTemplate } from '../checks/pod-defaults';
-import { compareEligibility, daemonSetsOfManifest, evaluateNodes, formatEligibilityChange, KubeNode, nameList, printable } from '../eligibility';
+import { compareEligibility, daemonSetsOfManifest, evaluateNodes, formatEligibilityChange, KubeNode } from '../eligibility';
+import { nameList } from '../eligibility/format';
+import { printable } from '../eligibility/printable';
 import { canonicalResourceQuantity, parseQuantity, quantityToNumber } from '../k8s/quantity';
 import { isRecord } from '../k8s/syntax';
 import { Impact } from './types';

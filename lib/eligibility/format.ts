@@ -163,7 +163,7 @@ export function compareEligibility(before: EligibilityReport | undefined, after:
   };
 }
 
-/** Up to `max` names, then how many more. */
+/** @internal Up to `max` names, then how many more. */
 export function nameList(names: readonly string[], max = 10): string {
   const shown = names.slice(0, max).map((n) => printable(n)).join(', ');
   return names.length > max ? `${shown} and ${names.length - max} more` : shown;

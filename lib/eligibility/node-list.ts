@@ -11,8 +11,6 @@ import { isRecord } from '../k8s/syntax';
 import type { KubeNode } from './evaluate';
 import { printable, shown } from './printable';
 
-export { decodeText };
-
 /** Bad input: the message is one line, for the user, without a stack trace. */
 export class NodeListError extends InputError {
   constructor(message: string) {

@@ -11,22 +11,23 @@ export { printable };
 /**
  * JSON text with the same characters escaped (as \uXXXX, which JSON parses
  * back to the same string), so that printing it never garbles a terminal.
+ * @internal
  */
 export function printableJson(value: unknown): string {
   return escapeUnprintable(JSON.stringify(value));
 }
 
-/** Multi-line text with each line's unsafe characters escaped, unquoted: for reports. */
+/** @internal Multi-line text with each line's unsafe characters escaped, unquoted: for reports. */
 export function printableLines(text: string): string {
   return text.split('\n').map(escapeUnprintable).join('\n');
 }
 
-/** A value from the input as a message shows it: a string quoted, anything else as JSON, made safe for a terminal. */
+/** @internal A value from the input as a message shows it: a string quoted, anything else as JSON, made safe for a terminal. */
 export function shown(value: unknown): string {
   return typeof value === 'string' ? printable(value, true) : printable(JSON.stringify(value) ?? String(value));
 }
 
-/** Text from an input as one Markdown table cell: made printable, with pipes, backticks, angle brackets and line breaks escaped. */
+/** @internal Text from an input as one Markdown table cell: made printable, with pipes, backticks, angle brackets and line breaks escaped. */
 export function markdownCell(text: string): string {
   return escapeUnprintable(text).replace(/\\/g, '\\\\').replace(/([|`*_[\]<>])/g, '\\$1').replace(/\r?\n/g, ' ');
 }

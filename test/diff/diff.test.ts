@@ -7,7 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { Io, main } from '../../lib/cli/node-reporter';
-import { diffManifests, formatDiffMarkdown, objectTitle } from '../../lib/diff';
+import { diffManifests, formatDiffMarkdown } from '../../lib/diff';
+import { objectTitle } from '../../lib/diff/format';
 import { readNodeList } from '../../lib/eligibility';
 import { PAIRS } from './pairs';
 

@@ -4,7 +4,8 @@
  */
 import { App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { NodeAgent, NodeAgentProps, NodePolicy, ownName, ownRoleName } from '../../lib';
+import { NodeAgent, NodeAgentProps, NodePolicy } from '../../lib';
+import { ownName, ownRoleName } from '../../lib/node-agent/adoption';
 import { Manifest, only, synth } from '../util';
 
 /** An agent with every object it can derive a name for: ServiceAccount, ClusterRole, Role, bindings, ConfigMap, metrics Service. */

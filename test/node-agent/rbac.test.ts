@@ -5,8 +5,9 @@
  */
 import { App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { AgentServiceAccount, clusterRbacName, NodeAgent, NodeAgentProps, NodePolicy } from '../../lib';
+import { AgentServiceAccount, NodeAgent, NodeAgentProps, NodePolicy } from '../../lib';
 import { checkObject, isBlocking } from '../../lib/checks';
+import { clusterRbacName } from '../../lib/node-agent/rbac';
 import { Manifest, only, synth } from '../util';
 
 function objectsOf(serviceAccount: AgentServiceAccount, props: Partial<NodeAgentProps> = {}, namespace = 'kube-system'): Manifest[] {

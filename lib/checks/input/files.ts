@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { printable } from '../../k8s/syntax';
 
-/** @internal Bad input: the message is one line, for the user, naming the input, without a stack trace. */
+/** Bad input: the message is one line, for the user, naming the input, without a stack trace. */
 export class InputError extends Error {
   constructor(message: string) {
     super(message);
@@ -16,7 +16,7 @@ export class InputError extends Error {
   }
 }
 
-/** @internal How input is read: the process's files and stdin, or a test's own. */
+/** How input is read: the process's files and stdin, or a test's own. */
 export interface Reader {
   /** Reads a file, or stdin for '-': its bytes, or text. */
   readFile(path: string): string | Uint8Array;
@@ -27,6 +27,7 @@ export interface Reader {
 /**
  * Text from bytes as kubectl or a shell redirect wrote them: UTF-8 (a BOM is
  * dropped) or UTF-16 with a BOM, or without one when every other byte is NUL.
+ * @internal
  */
 export function decodeText(input: string | Uint8Array): string {
   if (typeof input === 'string') {
