@@ -1,5 +1,7 @@
+import { checkTolerations } from './checks/api/core-pod-scheduling';
 import { Toleration } from './k8s/scheduling';
-import { checkInteger, checkLabelValue, checkQualifiedName, isRecord, Problem, problem } from './k8s/syntax';
+import { checkInteger, isRecord, Problem, problem } from './k8s/syntax';
+import { askChecks, PropPath } from './prop-checks';
 import { throwIfProblem } from './validate-props';
 
 /** The effect of a node taint. */
@@ -26,6 +28,9 @@ export interface NodeTolerationOptions {
 }
 
 const BRAND = Symbol.for('node-reporter.NodeToleration');
+
+/** How a refusal of a toleration's field names it. */
+const TOLERATION_PROP_PATHS: readonly PropPath[] = [[/^tolerations\[0\]\./, 'toleration ']];
 
 function checkOptions(options: unknown): Problem | undefined {
   return options === undefined || isRecord(options) ? undefined : problem('toleration options', 'an object { tolerationSeconds? }', options);
@@ -62,7 +67,7 @@ export class NodeToleration {
    * @param options tolerationSeconds, for NoExecute
    */
   public static exists(key: string, effect?: TaintEffect, options?: NodeTolerationOptions): NodeToleration {
-    throwIfProblem(checkQualifiedName('toleration key', key), checkOptions(options));
+    throwIfProblem(checkOptions(options));
     return new NodeToleration({ key, operator: 'Exists', effect, tolerationSeconds: options?.tolerationSeconds });
   }
 
@@ -74,7 +79,7 @@ export class NodeToleration {
    * @param options tolerationSeconds, for NoExecute
    */
   public static equal(key: string, value: string, effect?: TaintEffect, options?: NodeTolerationOptions): NodeToleration {
-    throwIfProblem(checkQualifiedName('toleration key', key), checkLabelValue('toleration value', value), checkOptions(options));
+    throwIfProblem(checkOptions(options));
     return new NodeToleration({ key, operator: 'Equal', value, effect, tolerationSeconds: options?.tolerationSeconds });
   }
 
@@ -107,13 +112,12 @@ export class NodeToleration {
   public readonly tolerationSeconds?: number;
 
   private constructor(toleration: { key?: string; operator: 'Exists' | 'Equal'; value?: string; effect?: TaintEffect; tolerationSeconds?: number }) {
+    // The key's, the value's and the effect's syntax, and tolerationSeconds only with NoExecute, are the API server's (ValidateTolerations): asked of the checks.
+    const fragment = { tolerations: [{ ...toleration }] };
     throwIfProblem(
-      toleration.effect !== undefined && !Object.values(TaintEffect).includes(toleration.effect)
-        ? problem('toleration effect', `one of ${Object.values(TaintEffect).join(', ')}`, toleration.effect) : undefined,
+      ...askChecks('', fragment, TOLERATION_PROP_PATHS, (add) => checkTolerations(add, '', fragment.tolerations)),
+      // At most a year: the library's bound on how long an agent stays on a node being drained.
       toleration.tolerationSeconds !== undefined ? checkInteger('tolerationSeconds', toleration.tolerationSeconds, 0, 86400 * 365) : undefined,
-      // ValidateTolerations: tolerationSeconds only with NoExecute.
-      toleration.tolerationSeconds !== undefined && toleration.effect !== TaintEffect.NO_EXECUTE
-        ? problem('toleration.tolerationSeconds', "set only when effect is 'NoExecute'", toleration.tolerationSeconds) : undefined,
     );
     this.key = toleration.key;
     this.operator = toleration.operator;

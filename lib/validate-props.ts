@@ -7,8 +7,9 @@
 import type { Size, SizeRoundingBehavior } from 'cdk8s';
 import type * as kplus from 'cdk8s-plus-28';
 import type { IConstruct } from 'constructs';
+import { checkDaemonSet } from './checks/api/apps';
 import { checkResources as checkResourceRequirements } from './checks/api/core-pod';
-import { defined, Problem, problem, quantityValue, show } from './k8s/syntax';
+import { defined, Problem, problem, quantityValue } from './k8s/syntax';
 import { askChecks, PropPath } from './prop-checks';
 
 /**
@@ -113,33 +114,27 @@ function wholeUnits(prop: string, size: Size | undefined, unit: 'Mi' | 'Gi', pro
   return amountOf(prop, text, problems);
 }
 
-/** The API server's rule for a rolling update value: a non-negative integer or a percentage from 0% to 100%. */
+/** A PercentOrAbsolute that renders: a whole number (the int32 the schema takes) or a percentage; its range is the API server's, asked of the checks. */
 function checkIntOrPercent(prop: string, value: kplus.PercentOrAbsolute | undefined): Problem | undefined {
   const v = value?.value;
-  const ok = typeof v === 'number' ? Number.isInteger(v) && v >= 0 && v <= 2147483647 : typeof v === 'string' && /^\d+%$/.test(v) && parseInt(v, 10) <= 100;
-  return ok ? undefined : problem(prop, 'a PercentOrAbsolute: a whole number of nodes from 0 to 2147483647 or a percentage from 0% to 100%', v ?? value);
-}
-
-function isZero(value: kplus.PercentOrAbsolute): boolean {
-  return value.value === 0 || value.value === '0%';
+  const ok = typeof v === 'number' ? Number.isInteger(v) && v <= 2147483647 : typeof v === 'string';
+  return ok ? undefined : problem(prop, 'a PercentOrAbsolute: a whole number of nodes or a percentage', v ?? value);
 }
 
 /**
- * A DaemonSet rolling update the API server accepts and that can make
- * progress (pkg/apis/apps/validation: ValidateRollingUpdateDaemonSet): one of
- * maxUnavailable and maxSurge is zero, and not both.
+ * A DaemonSet rolling update the API server accepts, which is one that can
+ * make progress: asked of the checks (pkg/apis/apps/validation:
+ * ValidateRollingUpdateDaemonSet: counts and percentages from 0 to 100%, one
+ * of maxUnavailable and maxSurge zero, and not both).
  */
 export function checkRollingUpdate(maxUnavailable: kplus.PercentOrAbsolute, maxSurge: kplus.PercentOrAbsolute, prefix = ''): Problem[] {
-  const [unavailable, surge] = [`${prefix}maxUnavailable`, `${prefix}maxSurge`];
-  const problems = defined(checkIntOrPercent(unavailable, maxUnavailable), checkIntOrPercent(surge, maxSurge));
+  const problems = defined(checkIntOrPercent(`${prefix}maxUnavailable`, maxUnavailable), checkIntOrPercent(`${prefix}maxSurge`, maxSurge));
   if (problems.length > 0) {
     return problems;
   }
-  if (isZero(maxUnavailable) && isZero(maxSurge)) {
-    return [`'${unavailable}' and '${surge}' must not both be zero: the rollout could never replace a pod`];
-  }
-  if (!isZero(maxUnavailable) && !isZero(maxSurge)) {
-    return [`'${unavailable}' and '${surge}' must not both be non-zero (the API server refuses it: "may not be set when maxUnavailable is non-zero") but got ${show(maxUnavailable.value)} and ${show(maxSurge.value)}; set maxUnavailable to 0 to surge`];
-  }
-  return [];
+  const fragment = { spec: { selector: {}, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: maxUnavailable.value, maxSurge: maxSurge.value } } } };
+  const pod = { metadataPath: 'spec.template.metadata', metadata: {}, specPath: 'spec.template.spec', spec: {} };
+  // What each refusal means for a rollout, after the server's words.
+  const why = (p: Problem) => (p.includes('may not be 0 when') ? `${p}: the rollout could never replace a pod` : p.includes('may not be set when maxUnavailable is non-zero') ? `${p}; set maxUnavailable to 0 to surge` : p);
+  return askChecks('', fragment, [[/^spec\.updateStrategy\.rollingUpdate\./, prefix]], (add) => checkDaemonSet(add, fragment, pod)).map(why);
 }

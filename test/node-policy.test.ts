@@ -61,7 +61,7 @@ describe('NodePolicy', () => {
 
   test('throws when tolerationSeconds is set for another effect than NoExecute', () => {
     expect(() => NodeToleration.exists('dedicated', TaintEffect.NO_SCHEDULE, { tolerationSeconds: 30 }))
-      .toThrow("'toleration.tolerationSeconds' must be set only when effect is 'NoExecute' but got 30");
+      .toThrow("'toleration effect' must be valid (effect must be 'NoExecute' when `tolerationSeconds` is set) but got \"NoSchedule\"");
   });
 
   test('a fractional tolerationSeconds is one error, not two', () => {

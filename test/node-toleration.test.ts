@@ -31,6 +31,6 @@ describe('NodeToleration', () => {
   });
 
   test('throws when the effect is not a taint effect', () => {
-    expect(() => NodeToleration.exists('dedicated', 'NoRun' as TaintEffect)).toThrow("'toleration effect' must be one of NoSchedule, PreferNoSchedule, NoExecute but got \"NoRun\"");
+    expect(() => NodeToleration.exists('dedicated', 'NoRun' as TaintEffect)).toThrow("'toleration effect' must be one of \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\" but got \"NoRun\"");
   });
 });

@@ -46,6 +46,10 @@ export function propOfDaemonSetPath(path: string): string | undefined {
   if (pod) {
     return propOfPath(path.slice(pod[0].length), POD_PROP_PATHS);
   }
+  const strategy = /^spec\.updateStrategy\.(?:rollingUpdate\.)?/.exec(path);
+  if (strategy) {
+    return `updateStrategy.${path.slice(strategy[0].length)}`.replace(/\.$/, '');
+  }
   const metadata = /^(?:spec\.template\.)?metadata\.(name|labels|annotations)/.exec(path);
   return metadata ? `${metadata[1]}${path.slice(metadata[0].length)}` : undefined;
 }

@@ -159,8 +159,8 @@ describe('NodeAgent options', () => {
     const negative = () => daemonSetOf({ updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxUnavailable: kplus.PercentOrAbsolute.absolute(-1) }) });
 
     // THEN
-    expect(both).toThrow(/'updateStrategy\.maxUnavailable' and 'updateStrategy\.maxSurge' must not both be zero/);
-    expect(negative).toThrow(/'updateStrategy\.maxUnavailable' must be a PercentOrAbsolute: .* but got -1/);
+    expect(both).toThrow(/'updateStrategy\.maxUnavailable' may not be 0 when `maxSurge` is 0 but got 0: the rollout could never replace a pod/);
+    expect(negative).toThrow(/'updateStrategy\.maxUnavailable' must be greater than or equal to 0 but got -1/);
   });
 
   test('keeps ClusterFirstWithHostNet with host network when dns sets other fields but no policy', () => {
