@@ -5,84 +5,100 @@
  *
  * cdk8s validates the whole app again for every chart in `Chart.toJson`, so
  * even once per pass is O(N²) over an app of N charts rendered chart by
- * chart. Their result is therefore kept until the app changes, and it
- * changes only in ways that are seen: a construct added or removed anywhere
- * (constructs' `Node.addChild` and `tryRemoveChild`, counted), or a
- * construct whose state a check reads calling {@link appChanged} (a
+ * chart. Their result is therefore kept while the app is the same: the same
+ * constructs in the same order (one `findAll()` of the app, which cdk8s' own
+ * pass does too, compared with the list the checks last ran on), and no
+ * construct whose state a check reads has called {@link appChanged} (a
  * namespace's `admit()`). A check may read nothing else that can change
  * after construction: the name, kind and namespace of an ApiObject, an
  * agent's Pod Security level and its chart's namespace are fixed.
+ *
+ * The list is compared, rather than tree changes counted, because constructs
+ * tells no one when a child is added or removed: counting them meant patching
+ * its `Node.prototype` for every construct tree in the process (issue 25).
  */
-import { Construct, IConstruct, Node } from 'constructs';
+import { Construct, IConstruct } from 'constructs';
 
 /** A check over a set of constructs: one message per problem. */
 type AppCheck = (constructs: readonly IConstruct[]) => string[];
 
-/** The app's checks by id, and their results at the app's change count when they last ran. */
+/** What the app's checks last reported, and what they ran on. */
+interface AppResults {
+  /** The app's constructs, in `findAll()` order, when the checks ran. */
+  readonly constructs: readonly IConstruct[];
+  /** {@link changes} when the checks ran. */
+  readonly changes: number;
+  readonly errors: Map<string, string[]>;
+  /**
+   * The checks whose validation has not yet been called since these results
+   * were made: in a pass, each check's construct is validated once, and the
+   * first of them makes the results, so the others take them without
+   * walking the app again. A check served already is in a later pass.
+   */
+  readonly unserved: Set<string>;
+}
+
+/** The app's checks by id, and their last results. */
 interface AppChecks {
   readonly checks: Map<string, AppCheck>;
-  results?: { readonly changes: number; readonly errors: Map<string, string[]> };
+  results?: AppResults;
 }
 
 const registered = new WeakMap<IConstruct, AppChecks>();
 
-/**
- * The count of changes to any construct tree, shared by every copy of this
- * package (each patches the `constructs` it loads, once).
- */
-interface ChangeCounter {
-  changes: number;
-  readonly patched: Set<unknown>;
-}
-const COUNTER = Symbol.for('node-reporter.appChanges');
-const counter: ChangeCounter = ((globalThis as Record<symbol, unknown>)[COUNTER] as ChangeCounter | undefined) ?? { changes: 0, patched: new Set() };
-(globalThis as Record<symbol, unknown>)[COUNTER] = counter;
+/** How many times a construct said that state a check reads changed ({@link appChanged}). */
+let changes = 0;
 
-/** Counts every construct added to or removed from a tree of this `constructs` copy. */
-function countTreeChanges(): void {
-  if (counter.patched.has(Node.prototype)) {
-    return;
-  }
-  counter.patched.add(Node.prototype);
-  const proto = Node.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const method of ['addChild', 'tryRemoveChild']) {
-    const original = proto[method];
-    if (typeof original !== 'function') {
-      // Another constructs than the one this was written for: never keep a result.
-      counter.patched.delete(Node.prototype);
-      return;
-    }
-    proto[method] = function (this: unknown, ...args: unknown[]) {
-      counter.changes++;
-      return original.apply(this, args);
-    };
-  }
-}
-countTreeChanges();
+/** How many times the app checks ran afresh, over every app: a seam for tests of how often they run. */
+let runs = 0;
 
 /**
  * Says that a construct changed in a way an app check reads (a namespace's
  * enforced level): the next validation pass runs the checks again.
  */
 export function appChanged(): void {
-  counter.changes++;
+  changes++;
 }
 
-/** Whether changes to this tree are counted: its nodes are of the patched `constructs`. */
-function counted(root: IConstruct): boolean {
-  return root.node instanceof Node && counter.patched.has(Node.prototype);
+/** How many times the app checks have run afresh in this process (a pass that reused their result does not count). */
+export function appCheckRuns(): number {
+  return runs;
 }
 
-/** Every app check's errors, run afresh over one walk of the app unless nothing changed since they last ran. */
-function resultsOf(root: IConstruct, app: AppChecks): Map<string, string[]> {
-  const changes = counter.changes;
-  if (app.results !== undefined && app.results.changes === changes && counted(root)) {
-    return app.results.errors;
+/** Whether two lists hold the same constructs in the same order. */
+function sameConstructs(a: readonly IConstruct[], b: readonly IConstruct[]): boolean {
+  if (a.length !== b.length) {
+    return false;
+  }
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * What the app check `id` reports: from the results of this validation pass
+ * if another check made them, else from the last results if the app is as it
+ * was when they were made, else from every app check run afresh over one
+ * walk of the app.
+ */
+function errorsOf(root: IConstruct, app: AppChecks, id: string): string[] {
+  const last = app.results;
+  if (last !== undefined && last.changes === changes && last.unserved.delete(id)) {
+    return last.errors.get(id) ?? [];
   }
   const constructs = root.node.findAll();
-  const errors = new Map([...app.checks].map(([id, check]) => [id, check(constructs)]));
-  app.results = { changes, errors };
-  return errors;
+  const unserved = new Set([...app.checks.keys()].filter((other) => other !== id));
+  if (last !== undefined && last.changes === changes && sameConstructs(last.constructs, constructs)) {
+    app.results = { ...last, unserved };
+    return last.errors.get(id) ?? [];
+  }
+  runs++;
+  const errors = new Map([...app.checks].map(([key, check]) => [key, check(constructs)]));
+  app.results = { constructs, changes, errors, unserved };
+  return errors.get(id) ?? [];
 }
 
 /**
@@ -98,7 +114,7 @@ export function appCheck(scope: IConstruct, id: string, check: AppCheck): void {
   if (!app.checks.has(id)) {
     app.checks.set(id, check);
     app.results = undefined;
-    new Construct(root as Construct, id).node.addValidation({ validate: () => resultsOf(root, app).get(id) ?? [] });
+    new Construct(root as Construct, id).node.addValidation({ validate: () => errorsOf(root, app, id) });
   }
 }
 

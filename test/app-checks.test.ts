@@ -3,13 +3,14 @@
  * change of the app, not once per validation pass: cdk8s' own Chart.toJson
  * validates the whole app for every chart, which made an app of N charts
  * rendered chart by chart cost O(N²) in them (issue 25, defect 11). They
- * still see the app as it is now (issue 18): every change is counted.
+ * still see the app as it is now (issue 18): every change is seen, without
+ * patching constructs for every tree in the process.
  */
 import { App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
 import { NodeAgent, NodeAgentProps, NodePolicy, PodSecurityLevel, PodSecurityNamespace } from '../lib';
-import { appCheck } from '../lib/app-checks';
+import { appCheck, appCheckRuns } from '../lib/app-checks';
 
 function agentIn(chart: Chart, props: Partial<NodeAgentProps> = {}): NodeAgent {
   return new NodeAgent(chart, 'Agent', { policy: new NodePolicy(chart, 'Policy'), name: 'agent', containers: [{ name: 'agent', image: 'example.com/agent:1' }], ...props } as NodeAgentProps);
@@ -94,5 +95,80 @@ describe("the app checks under cdk8s' own Chart.toJson", () => {
     app.synth();
     agentIn(new Chart(app, 'two', { namespace: 'x' }));
     expect(() => app.synth()).toThrow(/\[NameClashes\] DaemonSet "agent" in namespace "x"/);
+  });
+
+  test('run once, not once per chart, when each of N charts is rendered with Testing.synth in a loop or the app synthesized chart by chart', () => {
+    // GIVEN an app of 30 charts, each with an agent, its namespace and a ConfigMap
+    const app = new App({ outdir: Testing.app().outdir });
+    const charts = Array.from({ length: 30 }, (_, i) => new Chart(app, `c${i}`, { namespace: `n${i}` }));
+    charts.forEach((c) => {
+      new PodSecurityNamespace(c, 'Namespace', { name: c.namespace! });
+      agentIn(c);
+      new kplus.ConfigMap(c, 'Settings', { metadata: { name: 'settings' } });
+    });
+    const before = appCheckRuns();
+
+    // WHEN each chart is rendered by cdk8s' own Chart.toJson, which validates the whole app each time
+    charts.forEach((c) => Testing.synth(c));
+
+    // THEN the app-wide checks ran over the app once (O(1) in the charts, where once per chart made it O(N²))
+    expect(appCheckRuns() - before).toBe(1);
+
+    // WHEN the app is synthesized: one validation pass, then one per chart
+    app.synth();
+
+    // THEN nothing changed, so they did not run again
+    expect(appCheckRuns() - before).toBe(1);
+  });
+
+  test('see a clashing chart added after every chart was rendered once', () => {
+    // GIVEN charts rendered one by one
+    const app = Testing.app();
+    const charts = ['a', 'b', 'c'].map((id) => new Chart(app, id, { namespace: id }));
+    charts.forEach((c) => agentIn(c));
+    charts.forEach((c) => expect(() => c.toJson()).not.toThrow());
+
+    // WHEN a chart whose agent has the name of b's, in b's namespace, is added
+    agentIn(new Chart(app, 'late', { namespace: 'b' }));
+
+    // THEN rendering any chart, a first one included, reports the clash
+    expect(() => charts[0].toJson()).toThrow(/\[NameClashes\] DaemonSet "agent" in namespace "b" is defined by both b\/Agent\/Resource\/Resource and late\/Agent\/Resource\/Resource/);
+  });
+
+  test('see a construct replaced by another of the same count: one removed and a clashing one added', () => {
+    // GIVEN a chart of two ConfigMaps of different names, rendered
+    const app = Testing.app();
+    const chart = new Chart(app, 'swap', { namespace: 'x' });
+    agentIn(chart);
+    new kplus.ConfigMap(chart, 'A', { metadata: { name: 'settings' } });
+    new kplus.ConfigMap(chart, 'B', { metadata: { name: 'other' } });
+    expect(() => chart.toJson()).not.toThrow();
+
+    // WHEN B is removed and C, named as A, takes its place
+    chart.node.tryRemoveChild('B');
+    new kplus.ConfigMap(chart, 'C', { metadata: { name: 'settings' } });
+
+    // THEN
+    expect(() => chart.toJson()).toThrow(/ConfigMap "settings" in namespace "x" is defined by both swap\/A\/Resource and swap\/C\/Resource/);
+  });
+
+  test("leave constructs' Node as it is: loading them patches no method of a library the user also uses", () => {
+    jest.isolateModules(() => {
+      // GIVEN constructs' own Node methods
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { Node } = require('constructs') as typeof import('constructs');
+      const proto = Node.prototype as unknown as Record<string, unknown>;
+      const own = Object.fromEntries(Object.getOwnPropertyNames(proto).map((name) => [name, Object.getOwnPropertyDescriptor(proto, name)?.value]));
+
+      // WHEN the library is loaded
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require('../lib');
+
+      // THEN every one is the same function
+      expect(Object.fromEntries(Object.getOwnPropertyNames(proto).map((name) => [name, Object.getOwnPropertyDescriptor(proto, name)?.value]))).toEqual(own);
+      for (const name of Object.keys(own)) {
+        expect(Object.getOwnPropertyDescriptor(proto, name)?.value).toBe(own[name]);
+      }
+    });
   });
 });
