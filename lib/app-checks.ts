@@ -6,16 +6,19 @@
  * cdk8s validates the whole app again for every chart in `Chart.toJson`, so
  * even once per pass is O(N²) over an app of N charts rendered chart by
  * chart. Their result is therefore kept while the app is the same: the same
- * constructs in the same order (one `findAll()` of the app, which cdk8s' own
- * pass does too, compared with the list the checks last ran on), and no
+ * constructs in the same order (one walk of the app per pass, as cdk8s' own
+ * pass makes several, compared with the list the checks last ran on), and no
  * construct whose state a check reads has called {@link appChanged} (a
  * namespace's `admit()`). A check may read nothing else that can change
  * after construction: the name, kind and namespace of an ApiObject, an
  * agent's Pod Security level and its chart's namespace are fixed.
  *
- * The list is compared, rather than tree changes counted, because constructs
+ * The tree is compared, rather than its changes counted, because constructs
  * tells no one when a child is added or removed: counting them meant patching
- * its `Node.prototype` for every construct tree in the process (issue 25).
+ * its `Node.prototype.addChild` and `tryRemoveChild`, private methods of a
+ * library the user also uses, for every construct tree in the process; had
+ * constructs stopped calling them, changes would have gone unseen. The walk
+ * costs about a ninth of what cdk8s' own pass costs (issue 25).
  */
 import { Construct, IConstruct } from 'constructs';
 
@@ -31,9 +34,13 @@ interface AppResults {
   readonly errors: Map<string, string[]>;
   /**
    * The checks whose validation has not yet been called since these results
-   * were made: in a pass, each check's construct is validated once, and the
-   * first of them makes the results, so the others take them without
-   * walking the app again. A check served already is in a later pass.
+   * were made or found current. A cdk8s validation pass validates each
+   * construct once and adds none meanwhile: the first check validated in it
+   * walks the app, the others take its results, and a check called again is
+   * in the next pass, which walks again. (Only a check construct's
+   * `node.validate()` called by hand, outside any pass, after another
+   * check's and a change in the app since, would get the results from
+   * before the change.)
    */
   readonly unserved: Set<string>;
 }
@@ -65,17 +72,25 @@ export function appCheckRuns(): number {
   return runs;
 }
 
-/** Whether two lists hold the same constructs in the same order. */
-function sameConstructs(a: readonly IConstruct[], b: readonly IConstruct[]): boolean {
-  if (a.length !== b.length) {
-    return false;
-  }
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] !== b[i]) {
+/**
+ * Whether the tree under `root` holds `constructs`, in `findAll()` order:
+ * a walk like `findAll()`'s that builds no list and stops at the first
+ * difference.
+ */
+function holds(root: IConstruct, constructs: readonly IConstruct[]): boolean {
+  const stack: IConstruct[] = [root];
+  let i = 0;
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    if (constructs[i++] !== c) {
       return false;
     }
+    const children = c.node.children;
+    for (let k = children.length - 1; k >= 0; k--) {
+      stack.push(children[k]);
+    }
   }
-  return true;
+  return i === constructs.length;
 }
 
 /**
@@ -89,13 +104,13 @@ function errorsOf(root: IConstruct, app: AppChecks, id: string): string[] {
   if (last !== undefined && last.changes === changes && last.unserved.delete(id)) {
     return last.errors.get(id) ?? [];
   }
-  const constructs = root.node.findAll();
   const unserved = new Set([...app.checks.keys()].filter((other) => other !== id));
-  if (last !== undefined && last.changes === changes && sameConstructs(last.constructs, constructs)) {
+  if (last !== undefined && last.changes === changes && holds(root, last.constructs)) {
     app.results = { ...last, unserved };
     return last.errors.get(id) ?? [];
   }
   runs++;
+  const constructs = root.node.findAll();
   const errors = new Map([...app.checks].map(([key, check]) => [key, check(constructs)]));
   app.results = { constructs, changes, errors, unserved };
   return errors.get(id) ?? [];
