@@ -1,20 +1,42 @@
 /**
  * A node-reporter app with N variant charts, for `npm run bench`.
- * Usage: node --require tsx/cjs bench/many-variants-app.ts N OUTDIR [--stock]
+ * Usage: node --require tsx/cjs bench/many-variants-app.ts N OUTDIR [--stock | --bare]
  * --stock renders with cdk8s' own Chart.toJson, for comparison.
+ * --bare renders, with cdk8s' own Chart.toJson, N charts of the same tree as
+ * one variant chart (the same constructs at the same paths, ApiObjects where
+ * it has them) made of plain Constructs and ApiObjects: what cdk8s alone
+ * costs for that app, with none of this library's code in it.
  * Prints {"charts": N, "ms": synth milliseconds, "maxRssMiB": peak memory}.
  */
-import { App, Chart } from 'cdk8s';
+import { ApiObject, App, Chart } from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
 import { NodeReporterChart } from '../lib';
 
 const [count, outdir, mode] = process.argv.slice(2);
 if (mode === '--stock') {
   NodeReporterChart.prototype.toJson = Chart.prototype.toJson;
 }
+
+/** Copies the tree under `from` into `to`, with plain Constructs and ApiObjects of the same kinds. */
+function copyTree(from: IConstruct, to: Construct, suffix: string): void {
+  for (const child of from.node.children) {
+    const copy = ApiObject.isApiObject(child)
+      ? new ApiObject(to, child.node.id, { apiVersion: child.apiVersion, kind: child.kind, metadata: { name: `${child.name}-${suffix}` } })
+      : new Construct(to, child.node.id);
+    copyTree(child, copy, suffix);
+  }
+}
+// Loaded and built once in every mode, so that all three start alike.
+const model = new NodeReporterChart(new App({ outdir, recordConstructMetadata: false }), 'node-reporter-v0', { version: 'v0' });
+
 const start = process.hrtime.bigint();
 const app = new App({ outdir, recordConstructMetadata: false });
 for (let i = 1; i <= Number(count); i++) {
-  new NodeReporterChart(app, `node-reporter-v${i}`, { version: `v${i}` });
+  if (mode === '--bare') {
+    copyTree(model, new Chart(app, `node-reporter-v${i}`), `v${i}`);
+  } else {
+    new NodeReporterChart(app, `node-reporter-v${i}`, { version: `v${i}` });
+  }
 }
 app.synth();
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
