@@ -70,6 +70,15 @@ describe('the layout of lib/', () => {
     expect(cycle).toBeUndefined();
   });
 
+  test('no @internal comment sits on an import (stripInternal would drop the import from the .d.ts)', () => {
+    // GIVEN every source file of lib/ (tsconfig sets stripInternal)
+    // WHEN the doc comments directly above import and re-export statements are read
+    const tagged = files.flatMap((f) => [...fs.readFileSync(f, 'utf-8').matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*?)\*\/\s*\n(?:import|export (?:\*|\{[^}]*\}) from)/g)]
+      .filter((m) => m[1].includes('@internal')).map(() => path.relative(LIB, f)));
+    // THEN none is marked @internal: a module comment that says so hides the file's imports from its declarations
+    expect(tagged).toEqual([]);
+  });
+
   test('the cycle search finds a cycle when there is one', () => {
     // GIVEN two files that import each other
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layout-'));

@@ -1,6 +1,5 @@
 /**
- * @internal
- * What the API server refuses in an agent's volumes and in a container's
+ * Internal: what the API server refuses in an agent's volumes and in a container's
  * mounts, asked of the checks (lib/checks/api/core-volumes: ValidateVolumes,
  * ValidateVolumeMounts, validateMountPropagation), whose rules these are; the
  * findings are named by the props they come from.

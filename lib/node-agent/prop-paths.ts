@@ -1,6 +1,5 @@
 /**
- * @internal
- * Where in NodeAgent's props a manifest path comes from: the table that lets
+ * Internal: where in NodeAgent's props a manifest path comes from: the table that lets
  * the constructs ask the checks (../prop-checks) and still name the prop.
  * Paths are relative to a container, or to the pod spec.
  */

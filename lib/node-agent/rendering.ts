@@ -1,6 +1,5 @@
 /**
- * @internal
- * How the agent writes its containers so that the API server stores them as
+ * Internal: how the agent writes its containers so that the API server stores them as
  * written (a re-apply reports no change), and where a finding of the checks
  * comes from in the props.
  */
