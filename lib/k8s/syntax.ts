@@ -179,8 +179,21 @@ export function checkLabelValue(prop: string, value: unknown): Problem | undefin
  */
 export function checkConfigKey(prop: string, value: unknown): Problem | undefined {
   const allowed = "a key of at most 253 characters of A-Z, a-z, 0-9, '-', '_' and '.', other than '.' and '..' and not starting with '..'";
-  return typeof value === 'string' && value.length <= DNS1123_SUBDOMAIN_MAX && /^[-._a-zA-Z0-9]+$/.test(value) && value !== '.' && !value.startsWith('..')
-    ? undefined : problem(prop, allowed, value);
+  return typeof value === 'string' && configKeyReason(value) === undefined ? undefined : problem(prop, allowed, value);
+}
+
+/**
+ * @internal
+ * Why a key is no ConfigMap or Secret key (k8s.io/apimachinery/pkg/util/validation:
+ * IsConfigMapKey), in the API server's words; undefined when it is one. The
+ * checks and the constructs both ask this.
+ */
+export function configKeyReason(key: string): string | undefined {
+  if (key.length > DNS1123_SUBDOMAIN_MAX || !/^[-._a-zA-Z0-9]+$/.test(key)) {
+    return "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+  }
+  // The kubelet writes a volume's files beside its own `..data` links.
+  return key === '.' ? "must not be '.'" : key === '..' ? "must not be '..'" : key.startsWith('..') ? "must not start with '..'" : undefined;
 }
 
 /** A plain object (not an array, not null): labels, annotations, a parsed Kubernetes object. The one such test in lib/; narrowing keeps what the value was known to be (a loosely typed `any` stays loose, `unknown` becomes a record of unknowns). */

@@ -4,7 +4,7 @@
  * pod template.
  */
 import { compareQuantities, parseQuantity } from '../../k8s/quantity';
-import { checkDns1123Label, checkDns1123Subdomain, checkQualifiedName, portNameProblem } from '../../k8s/syntax';
+import { checkDns1123Label, checkDns1123Subdomain, checkQualifiedName, configKeyReason, portNameProblem } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { containersOf, PodTemplate } from '../pod-templates';
 import { Rule, RULES } from '../rules';
@@ -41,9 +41,6 @@ export const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const FIELD_PATHS = ['metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName', 'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs'];
 
 const RESOURCE_FIELDS = ['limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage'];
-
-/** IsConfigMapKey: the syntax of ConfigMap and Secret keys. */
-export const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 
 /** ValidateEnv and ValidateEnvFrom: the container's variables and their sources; the constructs ask it too. */
 export function checkEnv(add: Add, path: string, c: KubeObject, version: KubernetesVersion): void {
@@ -86,8 +83,9 @@ export function checkEnv(add: Add, path: string, c: KubeObject, version: Kuberne
     } else {
       if (typeof ref.key !== 'string' || ref.key === '') {
         add(RULES.apiEnv, join(refAt, 'key'), 'Required value');
-      } else if (!CONFIG_KEY.test(ref.key) || ref.key.length > 253) {
-        add(RULES.apiEnv, join(refAt, 'key'), `Invalid value: ${show(ref.key)}: a valid config key must consist of alphanumeric characters, '-', '_' or '.'`);
+      } else if (configKeyReason(ref.key) !== undefined) {
+        // validateConfigMapKeySelector, validateSecretKeySelector: IsConfigMapKey.
+        add(RULES.apiEnv, join(refAt, 'key'), `Invalid value: ${show(ref.key)}: ${configKeyReason(ref.key)}`);
       }
       if (typeof ref.name !== 'string' || ref.name === '') {
         add(RULES.apiEnv, join(refAt, 'name'), 'Required value');

@@ -3,12 +3,12 @@
  * Service, ConfigMap, Secret, ReplicationController, Namespace.
  */
 import { isIP } from 'node:net';
-import { checkDns1123Label, checkDns1123Subdomain } from '../../k8s/syntax';
+import { checkDns1123Label, checkDns1123Subdomain, configKeyReason } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
 import { Add, checkLabels, checkNonNegative, invalid, isInt, isRecord, list, unsupported } from './common';
-import { checkPortNumOrName, checkTemplateRestartPolicy, CONFIG_KEY, PROTOCOLS } from './core-pod';
+import { checkPortNumOrName, checkTemplateRestartPolicy, PROTOCOLS } from './core-pod';
 import { checkFinalizers } from './meta';
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
@@ -129,12 +129,8 @@ export function checkConfig(add: Add, obj: KubeObject): void {
   for (const field of ['data', 'binaryData', ...(obj.kind === 'Secret' ? ['stringData'] : [])]) {
     if (!isRecord(obj[field])) continue;
     for (const [key, value] of Object.entries(obj[field])) {
-      if (!CONFIG_KEY.test(key) || key.length > 253) {
-        add(RULES.apiConfig, join(field, key), `Invalid value: ${show(key)}: a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`);
-      } else if (key === '.' || key === '..' || key.startsWith('..')) {
-        // IsConfigMapKey: the kubelet writes a volume's files beside its own `..data` links.
-        add(RULES.apiConfig, join(field, key), `Invalid value: ${show(key)}: ${key === '.' ? "must not be '.'" : key === '..' ? "must not be '..'" : "must not start with '..'"}`);
-      }
+      const reason = configKeyReason(key);
+      if (reason) add(RULES.apiConfig, join(field, key), `Invalid value: ${show(key)}: ${reason}`);
       if (seen.has(key) && !(obj.kind === 'Secret' && field === 'stringData')) add(RULES.apiConfig, join(field, key), `Invalid value: ${show(key)}: duplicate of key present in ${field === 'binaryData' ? 'data' : 'binaryData'}`);
       seen.add(key);
       const base64 = field === 'binaryData' || (field === 'data' && obj.kind === 'Secret');
