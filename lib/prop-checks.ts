@@ -65,7 +65,8 @@ export function propMessage(prop: string, message: string, value: unknown): Prob
   if (invalid !== undefined) return `${who} ${asMust(invalid)} but got ${shown}`;
   const supported = after(`Unsupported value: ${shown}: supported values: `);
   if (supported !== undefined) return `${who} must be one of ${supported} but got ${shown}`;
-  if (message.startsWith('Duplicate value')) return `${who} must be unique but got ${shown}`;
+  const duplicate = after('Duplicate value: ');
+  if (duplicate !== undefined) return `${who} must be unique but got ${duplicate}`;
   if (message.startsWith('Not found')) return `${who} must name one that exists but got ${shown}`;
   const required = after('Required value');
   if (required !== undefined) return required.startsWith(': must ') ? `${who} ${required.slice(2)}` : `${who} must be set${required === '' ? '' : ` (${required.slice(2)})`}`;

@@ -49,6 +49,7 @@ function baseProps(chart: Chart): Record<string, unknown> {
     policy: new NodePolicy(chart, 'Policy'),
     name: 'agent',
     containers: [{ name: 'agent', image: 'example.com/agent:1', ports: [{ number: 9100, name: 'metrics' }, { number: 9101, name: 'health' }] }],
+    services: [{ name: 'agent-metrics', ports: [{ port: 'metrics' }] }],
   };
 }
 
@@ -69,9 +70,17 @@ function constructVerdict(c: PropCase): string | undefined {
 function checksVerdict(c: PropCase): Finding[] {
   const chart = new Chart(appAt(c.version), 'test', { namespace: 'agents' });
   new NodeAgent(chart, 'Agent', baseProps(chart) as unknown as NodeAgentProps);
-  const ds: Manifest = only(Testing.synth(chart), 'DaemonSet');
-  (c.manifest ?? []).forEach((e) => setAt(ds, e));
-  return checkObject(ds, undefined, { kubernetesVersion: c.version ?? '1.28' }).filter(isBlocking);
+  const obj: Manifest = only(Testing.synth(chart), c.kind ?? 'DaemonSet');
+  (c.manifest ?? []).forEach((e) => setAt(obj, e));
+  return checkObject(obj, undefined, { kubernetesVersion: c.version ?? '1.28' }).filter(isBlocking);
+}
+
+/** The prop a manifest path of the case's object comes from: the DaemonSet's table, or the baseline's one Service (`services[0]`). */
+function propOfCasePath(c: PropCase, path: string): string {
+  if (c.kind === 'Service') {
+    return path.replace(/^spec\.ports\[(\d+)\]\.port/, 'services[0].ports[$1].servicePort').replace(/^spec\.ports\[(\d+)\]/, 'services[0].ports[$1]');
+  }
+  return propOfDaemonSetPath(path) ?? path;
 }
 
 /** The API server's own rules (field validation, metadata syntax, the schema): those no waiver can silence, as against Pod Security and recommendations. */
@@ -110,7 +119,7 @@ describe('a Kubernetes API rule: the construct and the checks give one verdict',
     // THEN both refuse: the construct naming the prop, the checks at a field that maps back to it
     expect([message, namesProp(message, c.prop)]).toEqual([message, true]);
     expect(refusals.map((f) => `${f.rule.id} ${f.path}`)).not.toEqual([]);
-    expect(refusals.map((f) => propOfDaemonSetPath(f.path) ?? f.path).filter((p) => related(p, c.prop))).not.toEqual([]);
+    expect(refusals.map((f) => propOfCasePath(c, f.path)).filter((p) => related(p, c.prop))).not.toEqual([]);
   });
 
   test.each(cases.filter((c) => !c.refused).map((c) => [c.name, c] as const))('%s: both accept', (_, c) => {
@@ -141,7 +150,7 @@ describe('the cases', () => {
     expect(PROP_CASES.filter((c) => c.class === RuleClass.API && c.refused).length).toBeGreaterThanOrEqual(20);
     expect(PROP_CASES.filter((c) => c.class === RuleClass.API && !c.refused).length).toBeGreaterThanOrEqual(10);
     for (const c of PROP_CASES.filter((p) => p.class === RuleClass.API)) {
-      expect((c.manifest ?? []).some((e) => related(propOfDaemonSetPath(e.at) ?? e.at, c.prop))).toBe(true);
+      expect((c.manifest ?? []).some((e) => related(propOfCasePath(c, e.at), c.prop))).toBe(true);
     }
   });
 });

@@ -5,7 +5,9 @@
  */
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkAnnotations, checkInteger, defined, isRecord, portNameProblem, Problem, problem, show } from '../k8s/syntax';
+import { checkService } from '../checks/api/core';
+import { checkAnnotations, defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { askChecks, PropPath } from '../prop-checks';
 import { serviceNameProblem } from './adoption';
 import { AgentContainer } from './containers';
 
@@ -56,6 +58,13 @@ function containerPort(containers: readonly AgentContainer[], port: unknown): kp
     .find((p) => (typeof port === 'number' ? p.number === port : p.name === port));
 }
 
+/** Where a refusal of a rendered Service port comes from in an AgentService. */
+const SERVICE_PROP_PATHS: readonly PropPath[] = [
+  [/^spec\.ports\[(\d+)\]\.port/, 'ports[$1].servicePort'],
+  [/^spec\.ports\[(\d+)\]$/, 'ports[$1].servicePort'],
+  [/^spec\.ports\[(\d+)\]\./, 'ports[$1].'],
+];
+
 /** @internal The problems of `services` (pkg/apis/core/validation: ValidateService, for what the props decide). */
 export function servicesProblems(services: unknown, containers: readonly AgentContainer[]): Problem[] {
   if (!Array.isArray(services) || services.length === 0) {
@@ -82,8 +91,7 @@ export function servicesProblems(services: unknown, containers: readonly AgentCo
       problems.push(problem(`${at}.ports`, 'a non-empty array of { port, servicePort?, name? }', s.ports));
       return;
     }
-    const portNames = new Set<unknown>();
-    const numbers = new Set<string>();
+    const rendered: Record<string, unknown>[] = [];
     s.ports.forEach((p: unknown, j: number) => {
       const pat = `${at}.ports[${j}]`;
       if (!isRecord(p)) {
@@ -91,22 +99,20 @@ export function servicesProblems(services: unknown, containers: readonly AgentCo
         return;
       }
       const target = containerPort(containers, p.port);
-      const name = p.name ?? target?.name;
-      const number = p.servicePort ?? target?.number;
-      const protocol = target?.protocol ?? kplus.Protocol.TCP;
       problems.push(...defined(
         ...Object.keys(p).filter((k) => !PORT_KEYS.includes(k)).map((k) => problem(`${pat}[key]`, `one of ${PORT_KEYS.join(', ')}`, k)),
         target === undefined ? problem(`${pat}.port`, 'the name or number of a container port of the agent', p.port) : undefined,
-        p.servicePort !== undefined ? checkInteger(`${pat}.servicePort`, p.servicePort, 1, 65535) : undefined,
-        p.name !== undefined && (typeof p.name !== 'string' || portNameProblem(p.name) !== undefined) ? problem(`${pat}.name`, 'an IANA service name (at most 15 characters of a-z, 0-9 and single dashes, with a letter)', p.name) : undefined,
-        // pkg/apis/core/validation: ValidateService: with more than one port, each is named, uniquely; port and protocol unique.
-        (s.ports as unknown[]).length > 1 && name === undefined ? problem(`${pat}.name`, 'a name (every port of a Service with several is named), or a named container port', name) : undefined,
-        name !== undefined && portNames.has(name) ? problem(`${pat}.name`, 'a name no other port of the Service has', name) : undefined,
-        number !== undefined && numbers.has(`${show(number)}/${protocol}`) ? problem(`${pat}.servicePort`, `a ${protocol} port no other port of the Service has`, number) : undefined,
+        p.servicePort !== undefined && !Number.isInteger(p.servicePort) ? problem(`${pat}.servicePort`, 'an integer', p.servicePort) : undefined,
+        p.name !== undefined && typeof p.name !== 'string' ? problem(`${pat}.name`, 'a string', p.name) : undefined,
       ));
-      portNames.add(name);
-      if (number !== undefined) numbers.add(`${show(number)}/${protocol}`);
+      if (target !== undefined) rendered.push({ name: p.name ?? target.name, port: p.servicePort ?? target.number, protocol: target.protocol ?? kplus.Protocol.TCP });
     });
+    // The ports' numbers, names and uniqueness are the API server's (ValidateService): asked of the checks on the Service's ports as rendered.
+    if (rendered.length === s.ports.length) {
+      const fragment = { spec: { ports: rendered } };
+      const named = (p: Problem) => (/\.name' must be set$/.test(p) ? `${p} (every port of a Service with several is named: give it a name, or name the container port)` : p);
+      problems.push(...askChecks(at, fragment, SERVICE_PROP_PATHS, (add) => checkService(add, fragment)).map(named));
+    }
   });
   return problems;
 }

@@ -126,8 +126,12 @@ describe('Services', () => {
       containers: [{ name: 'calico-node', image: 'quay.io/calico/node:v3.30.3', ports: [{ number: 9091 }, { number: 9099 }] }],
       services: [{ name: 's', ports: [{ port: 9091 }, { port: 'nope' }] }],
     });
-    expect(chart).toThrow(/'services\[0\]\.ports\[0\]\.name' must be a name \(every port of a Service with several is named\), or a named container port but got undefined/);
     expect(chart).toThrow(/'services\[0\]\.ports\[1\]\.port' must be the name or number of a container port of the agent but got "nope"/);
+    const unnamed = () => objectsOf({
+      containers: [{ name: 'calico-node', image: 'quay.io/calico/node:v3.30.3', ports: [{ number: 9091 }, { number: 9099 }] }],
+      services: [{ name: 's', ports: [{ port: 9091 }, { port: 9099 }] }],
+    });
+    expect(unnamed).toThrow(/'services\[0\]\.ports\[0\]\.name' must be set \(every port of a Service with several is named: give it a name, or name the container port\)/);
   });
 });
 
