@@ -5,15 +5,12 @@
  */
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { checkContainerPolicies, checkContainerPorts, checkEnv, checkSecurityContext } from '../checks/api/core-pod';
-import { KubeObject } from '../checks/finding';
 import { KubernetesVersion } from '../checks/versions';
 import { checkDns1123Label, checkImage, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
-import { askChecks } from '../prop-checks';
 import { checkResources } from '../validate-props';
 import { ContainerEnvFrom, ContainerLifecycle, ContainerProbe } from './cdk8s-plus';
+import { containerApiProblems } from './container-checks';
 import { AgentEnvFrom } from './env-from';
-import { CONTAINER_PROP_PATHS, POD_PROP_PATHS } from './prop-paths';
 import { AgentMount, checkAbsolutePath, mountProblems } from './volumes';
 
 /**
@@ -214,7 +211,6 @@ export interface ContainerDefaults {
 
 const CONTAINER_KEYS = ['name', 'image', 'command', 'args', 'workingDir', 'env', 'envFrom', 'ports', 'readiness', 'liveness', 'startup', 'lifecycle', 'resources', 'securityContext', 'imagePullPolicy', 'terminationMessagePolicy', 'mounts'];
 const SECURITY_KEYS = ['user', 'group', 'ensureNonRoot', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation', 'capabilities', 'seccompProfile', 'seLinuxOptions', 'appArmorProfile', 'windowsOptions'];
-const LINUX_ONLY_SECURITY_KEYS = ['user', 'group', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation', 'capabilities', 'seccompProfile', 'seLinuxOptions', 'appArmorProfile'];
 const CAPABILITIES: string[] = Object.values(kplus.Capability);
 
 /** The capability whose holder can escalate anyway, so allowPrivilegeEscalation: false would only pretend. */
@@ -294,8 +290,9 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
   for (const key of Object.keys(sc)) {
     if (!SECURITY_KEYS.includes(key)) {
       problems.push(problem(`${prop}[key]`, `one of ${SECURITY_KEYS.join(', ')}`, key));
-    } else if (sc[key] !== undefined && windows && LINUX_ONLY_SECURITY_KEYS.includes(key)) {
-      problems.push(problem(`${prop}.${key}`, 'unset on a Windows agent (a Linux-only field: the API server refuses it for a windows pod)', sc[key]));
+    } else if (sc[key] !== undefined && windows && key === 'appArmorProfile') {
+      // The checks' validateWindows does not hold it; the agent writes no AppArmor profile for a Windows pod.
+      problems.push(problem(`${prop}.${key}`, 'unset on a Windows agent (a Linux-only field)', sc[key]));
     } else if (sc[key] !== undefined && !windows && key === 'windowsOptions') {
       problems.push(problem(`${prop}.windowsOptions`, "unset on a Linux agent (give the policy operatingSystem: 'windows')", sc[key]));
     }
@@ -343,60 +340,6 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
     problems.push(problem(`${prop}.windowsOptions`, 'an object { runAsUserName? }', sc.windowsOptions));
   }
   return problems;
-}
-
-/**
- * @internal
- * What the API server refuses in the pod-level security context props
- * (`runAsUser`, `runAsGroup`, `fsGroup`, `seccompProfile`): asked of the checks
- * (ValidatePodSecurityContext), whose rules these are.
- */
-export function podSecurityContextProblems(props: Record<string, unknown>): Problem[] {
-  const fragment = { securityContext: { runAsUser: props.runAsUser, runAsGroup: props.runAsGroup, fsGroup: props.fsGroup, seccompProfile: isRecord(props.seccompProfile) ? props.seccompProfile : undefined } };
-  return askChecks('', fragment, POD_PROP_PATHS, (add) => checkSecurityContext(add, 'securityContext', fragment.securityContext, true));
-}
-
-/** The envFrom sources as the manifest has them, when each renders (a bad one is a shape problem of its own). */
-function renderedEnvFrom(envFrom: unknown): unknown[] | undefined {
-  if (!Array.isArray(envFrom) || !envFrom.every(hasToKube)) return undefined;
-  try {
-    return envFrom.map((e: { _toKube(): unknown }) => e._toKube());
-  } catch {
-    return undefined;
-  }
-}
-
-/** The part of the container's manifest that the API rules asked here judge, from props whose shapes are right. */
-function containerFragment(c: Record<string, unknown>): KubeObject {
-  const sc = isRecord(c.securityContext) ? c.securityContext : {};
-  const caps = isRecord(sc.capabilities) ? sc.capabilities : {};
-  return {
-    imagePullPolicy: c.imagePullPolicy,
-    terminationMessagePolicy: c.terminationMessagePolicy,
-    // The API server's hostPort defaulting (the agent's too) makes an unset one equal; only a given one is judged.
-    ports: Array.isArray(c.ports) ? c.ports.map((p) => (isRecord(p) ? { containerPort: p.number, hostPort: p.hostPort, protocol: p.protocol, name: p.name } : {})) : undefined,
-    env: isRecord(c.env) ? Object.keys(c.env).map((name) => ({ name })) : undefined,
-    envFrom: renderedEnvFrom(c.envFrom),
-    securityContext: {
-      runAsUser: sc.user,
-      runAsGroup: sc.group,
-      privileged: sc.privileged,
-      allowPrivilegeEscalation: sc.allowPrivilegeEscalation,
-      capabilities: Array.isArray(caps.add) ? { add: caps.add } : undefined,
-      seccompProfile: isRecord(sc.seccompProfile) ? sc.seccompProfile : undefined,
-    },
-  };
-}
-
-/** What the API server refuses in the container, asked of the checks (pkg/apis/core/validation: validateContainer and the functions it calls). */
-function apiProblems(prop: string, c: Record<string, unknown>, defaults: ContainerDefaults): Problem[] {
-  const fragment = containerFragment(c);
-  return askChecks(prop, fragment, CONTAINER_PROP_PATHS, (add) => {
-    checkContainerPolicies(add, '', fragment);
-    checkContainerPorts(add, '', fragment, defaults.hostNetwork);
-    checkEnv(add, '', fragment, defaults.version);
-    checkSecurityContext(add, 'securityContext', fragment.securityContext, false);
-  });
 }
 
 function portProblems(prop: string, ports: unknown): Problem[] {
@@ -472,7 +415,7 @@ export function containerProblems(prop: string, c: unknown, defaults: ContainerD
   if (c.ports !== undefined) {
     problems.push(...portProblems(`${prop}.ports`, c.ports));
   }
-  problems.push(...apiProblems(prop, c, defaults));
+  problems.push(...containerApiProblems(prop, c, defaults));
   if (c.mounts !== undefined) {
     if (!Array.isArray(c.mounts)) {
       problems.push(problem(`${prop}.mounts`, 'an array of AgentMount { volume, path, ... }', c.mounts));

@@ -21,6 +21,13 @@ export const CONTAINER_PROP_PATHS: readonly PropPath[] = [
   [/^resources\.limits\.(\w+)/, 'resources.$1.limit'],
 ];
 
+/** A container's fields in a pod of that one container (`containers[0]`), as the checks' pod-wide rules report them. */
+export const WINDOWS_CONTAINER_PROP_PATHS: readonly PropPath[] = [
+  [/^containers\[0\]\.securityContext\.runAsUser/, 'securityContext.user'],
+  [/^containers\[0\]\.securityContext\.runAsGroup/, 'securityContext.group'],
+  [/^containers\[0\]\./, ''],
+];
+
 /** The pod's security context fields, which are NodeAgentProps of their own (`runAsUser`, `fsGroup`, `seccompProfile`). */
 export const POD_PROP_PATHS: readonly PropPath[] = [
   [/^securityContext\./, ''],

@@ -13,7 +13,8 @@ import { checkAnnotations, checkDns1123Label, checkDns1123Subdomain, checkIntege
 import { NodePolicy } from '../node-policy';
 import { adoptionCrossProblems, adoptionProblems, ownName } from './adoption';
 import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, configMountProblems, configProblems, configVolume } from './config';
-import { AgentContainer, ContainerDefaults, containerProblems, podSecurityContextProblems } from './containers';
+import { podSecurityContextProblems, podWindowsProblems } from './container-checks';
+import { AgentContainer, ContainerDefaults, containerProblems } from './containers';
 import { crdsProblems } from './custom-resources';
 import { extraServiceAccountsProblems, grantsProblems } from './grants';
 import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION } from './metadata';
@@ -102,13 +103,11 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
     problems.push(problem('props[key]', `one of ${PROP_KEYS.join(', ')}`, key));
   }
   if (windows) {
-    // pkg/apis/core/validation: validateWindows (what a windows pod may not set).
-    for (const key of ['hostPID', 'hostIPC', 'shareProcessNamespace'] as const) {
+    // The host namespaces the checks' validateWindows does not hold: no Windows pod shares them.
+    for (const key of ['hostPID', 'hostIPC'] as const) {
       if (props[key] === true) problems.push(problem(key, 'false or unset on a Windows agent', props[key]));
     }
-    for (const key of ['runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups'] as const) {
-      if (props[key] !== undefined) problems.push(problem(key, 'unset on a Windows agent (a Linux-only field; use securityContext.windowsOptions.runAsUserName)', props[key]));
-    }
+    problems.push(...podWindowsProblems(props as unknown as Record<string, unknown>));
   }
   if (props.seccompProfile !== undefined && !windows && !isRecord(props.seccompProfile)) {
     problems.push(problem('seccompProfile', '{ type, localhostProfile? } (kplus.SeccompProfileType)', props.seccompProfile));

@@ -247,7 +247,7 @@ describe('NodeAgent on Windows', () => {
     const chart = Testing.chart();
     expect(() => agentIn(chart, { policy: windows(chart), hostProcess: true, hostNetwork: false })).toThrow(/'hostNetwork' must be true \(or unset\) for a Windows host process/);
     const other = Testing.chart();
-    expect(() => agentIn(other, { policy: windows(other), runAsUser: 1000, hostPID: true })).toThrow(/'hostPID' must be false or unset on a Windows agent[\s\S]*'runAsUser' must be unset on a Windows agent/);
+    expect(() => agentIn(other, { policy: windows(other), runAsUser: 1000, hostPID: true })).toThrow(/'hostPID' must be false or unset on a Windows agent[\s\S]*'runAsUser' must be unset \(cannot be set for a windows pod\) but got 1000/);
   });
 });
 

@@ -326,8 +326,8 @@ function checkDns(add: Add, pod: PodTemplate): void {
 /** The pod restart policies. */
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 
-/** validateWindows: the Linux-only fields a pod with os.name windows may not set. */
-function checkWindows(add: Add, pod: PodTemplate): void {
+/** validateWindows: the Linux-only fields a pod with os.name windows may not set; the constructs ask it too. */
+export function checkWindows(add: Add, pod: PodTemplate): void {
   const forbid = (path: string) => add(RULES.apiSecurityContext, path, 'Forbidden: cannot be set for a windows pod');
   const podContext = isRecord(pod.spec.securityContext) ? pod.spec.securityContext : {};
   for (const field of ['seLinuxOptions', 'seccompProfile', 'fsGroup', 'fsGroupChangePolicy', 'sysctls', 'runAsUser', 'runAsGroup', 'supplementalGroups']) {

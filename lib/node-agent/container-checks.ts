@@ -1,0 +1,94 @@
+/**
+ * What the API server refuses in a container's props and in the pod-level
+ * security props, asked of the checks' own functions on the part of the
+ * manifest those props make (../prop-checks), so that containers.ts restates
+ * no API rule.
+ */
+import { checkContainerPolicies, checkContainerPorts, checkEnv, checkSecurityContext, checkWindows } from '../checks/api/core-pod';
+import { KubeObject } from '../checks/finding';
+import { KubernetesVersion } from '../checks/versions';
+import { isRecord, Problem } from '../k8s/syntax';
+import { askChecks } from '../prop-checks';
+import { CONTAINER_PROP_PATHS, POD_PROP_PATHS, WINDOWS_CONTAINER_PROP_PATHS } from './prop-paths';
+
+function hasToKube(value: unknown): boolean {
+  return typeof (value as { _toKube?: unknown })?._toKube === 'function';
+}
+
+/**
+ * @internal
+ * What the API server refuses in the pod-level security context props
+ * (`runAsUser`, `runAsGroup`, `fsGroup`, `seccompProfile`): asked of the checks
+ * (ValidatePodSecurityContext), whose rules these are.
+ */
+export function podSecurityContextProblems(props: Record<string, unknown>): Problem[] {
+  const fragment = { securityContext: { runAsUser: props.runAsUser, runAsGroup: props.runAsGroup, fsGroup: props.fsGroup, seccompProfile: isRecord(props.seccompProfile) ? props.seccompProfile : undefined } };
+  return askChecks('', fragment, POD_PROP_PATHS, (add) => checkSecurityContext(add, 'securityContext', fragment.securityContext, true));
+}
+
+/** The envFrom sources as the manifest has them, when each renders (a bad one is a shape problem of its own). */
+function renderedEnvFrom(envFrom: unknown): unknown[] | undefined {
+  if (!Array.isArray(envFrom) || !envFrom.every(hasToKube)) return undefined;
+  try {
+    return envFrom.map((e: { _toKube(): unknown }) => e._toKube());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * @internal
+ * On a Windows agent, the Linux-only pod props (`runAsUser`, `runAsGroup`,
+ * `fsGroup`, `seccompProfile`, `supplementalGroups`, `shareProcessNamespace`),
+ * asked of the checks (validateWindows); use securityContext.windowsOptions.runAsUserName instead.
+ */
+export function podWindowsProblems(props: Record<string, unknown>): Problem[] {
+  const spec = {
+    os: { name: 'windows' },
+    securityContext: { runAsUser: props.runAsUser, runAsGroup: props.runAsGroup, fsGroup: props.fsGroup, seccompProfile: props.seccompProfile, supplementalGroups: props.supplementalGroups },
+    shareProcessNamespace: props.shareProcessNamespace === true ? true : undefined,
+    containers: [],
+  };
+  return askChecks('', spec, POD_PROP_PATHS, (add) => checkWindows(add, { metadataPath: 'metadata', metadata: {}, specPath: '', spec }));
+}
+
+/** The part of the container's manifest that the API rules asked here judge, from props whose shapes are right. */
+function containerFragment(c: Record<string, unknown>): KubeObject {
+  const sc = isRecord(c.securityContext) ? c.securityContext : {};
+  const caps = isRecord(sc.capabilities) ? sc.capabilities : {};
+  return {
+    imagePullPolicy: c.imagePullPolicy,
+    terminationMessagePolicy: c.terminationMessagePolicy,
+    // The API server's hostPort defaulting (the agent's too) makes an unset one equal; only a given one is judged.
+    ports: Array.isArray(c.ports) ? c.ports.map((p) => (isRecord(p) ? { containerPort: p.number, hostPort: p.hostPort, protocol: p.protocol, name: p.name } : {})) : undefined,
+    env: isRecord(c.env) ? Object.keys(c.env).map((name) => ({ name })) : undefined,
+    envFrom: renderedEnvFrom(c.envFrom),
+    securityContext: {
+      runAsUser: sc.user,
+      runAsGroup: sc.group,
+      privileged: sc.privileged,
+      allowPrivilegeEscalation: sc.allowPrivilegeEscalation,
+      capabilities: Array.isArray(caps.add) || Array.isArray(caps.drop) ? { add: caps.add, drop: caps.drop } : undefined,
+      seccompProfile: isRecord(sc.seccompProfile) ? sc.seccompProfile : undefined,
+      readOnlyRootFilesystem: sc.readOnlyRootFilesystem,
+      seLinuxOptions: sc.seLinuxOptions,
+    },
+  };
+}
+
+/** @internal What the API server refuses in the container, asked of the checks (pkg/apis/core/validation: validateContainer and the functions it calls). */
+export function containerApiProblems(prop: string, c: Record<string, unknown>, defaults: { readonly hostNetwork: boolean; readonly version: KubernetesVersion; readonly windows: boolean }): Problem[] {
+  const fragment = containerFragment(c);
+  return askChecks(prop, fragment, CONTAINER_PROP_PATHS, (add) => {
+    checkContainerPolicies(add, '', fragment);
+    checkContainerPorts(add, '', fragment, defaults.hostNetwork);
+    checkEnv(add, '', fragment, defaults.version);
+    checkSecurityContext(add, 'securityContext', fragment.securityContext, false);
+  }).concat(defaults.windows ? windowsProblems(prop, fragment) : []);
+}
+
+/** On a Windows agent, the Linux-only fields the container sets (validateWindows), asked of the checks on a windows pod of this container. */
+function windowsProblems(prop: string, fragment: KubeObject): Problem[] {
+  const pod = { metadataPath: 'metadata', metadata: {}, specPath: '', spec: { os: { name: 'windows' }, containers: [fragment] } };
+  return askChecks(prop, pod.spec, WINDOWS_CONTAINER_PROP_PATHS, (add) => checkWindows(add, pod));
+}
