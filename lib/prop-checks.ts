@@ -49,7 +49,7 @@ export function valueAt(obj: unknown, path: string): unknown {
 
 /** A reason of the API server's ("must be ...", or its own words) as the rest of a sentence that names the prop. */
 function asMust(reason: string): string {
-  return /^(must|may not|cannot) /.test(reason) ? reason : `must be valid (${reason})`;
+  return /^(must|should|may not|cannot) /.test(reason) ? reason : `must be valid (${reason})`;
 }
 
 /**

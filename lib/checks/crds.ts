@@ -9,7 +9,8 @@
  * warning says so. The CRDs themselves get the basic checks of
  * ValidateCustomResourceDefinition.
  */
-import { isRecord } from '../k8s/syntax';
+import { checkDns1123Subdomain, DNS1035_LABEL, isRecord } from '../k8s/syntax';
+import { invalid } from './api/common';
 import { FieldProblem, join, KubeObject, show } from './finding';
 import { RULES } from './rules';
 
@@ -235,6 +236,14 @@ export function checkCustomResourceDefinition(obj: KubeObject): FieldProblem[] {
   const plural = isRecord(spec.names) ? spec.names.plural : undefined;
   if (typeof plural === 'string' && typeof spec.group === 'string' && obj.metadata?.name !== `${plural}.${spec.group}`) {
     add('metadata.name', `Invalid value: ${show(obj.metadata?.name)}: must be spec.names.plural+"."+spec.group`);
+  }
+  // ValidateCustomResourceDefinitionSpec: the group is a DNS-1123 subdomain with a dot.
+  if (typeof spec.group !== 'string' || spec.group === '') add('spec.group', 'Required value');
+  else if (checkDns1123Subdomain('group', spec.group)) add('spec.group', invalid(spec.group, checkDns1123Subdomain('group', spec.group))!);
+  else if (!spec.group.includes('.')) add('spec.group', `Invalid value: ${show(spec.group)}: should be a domain with at least one dot`);
+  // ValidateCustomResourceDefinitionNames: the plural is a DNS-1035 label.
+  if (typeof plural === 'string' && plural !== '' && (plural.length > 63 || !DNS1035_LABEL.test(plural))) {
+    add('spec.names.plural', `Invalid value: ${show(plural)}: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`);
   }
   if (!['Namespaced', 'Cluster'].includes(spec.scope)) add('spec.scope', `Unsupported value: ${show(spec.scope)}: supported values: "Cluster", "Namespaced"`);
   const versions: KubeObject[] = Array.isArray(spec.versions) ? spec.versions.filter(isRecord) : [];

@@ -5,12 +5,23 @@
  */
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { checkCustomResourceDefinition } from '../checks/crds';
 import { clusterScoped } from '../cluster-scoped';
-import { checkDns1123Label, checkDns1123Subdomain, defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { isRecord, Problem, problem } from '../k8s/syntax';
+import { askChecks } from '../prop-checks';
 
 /** @internal A CRD's name: `<plural>.<group>` (apiextensions/validation: ValidateCustomResourceDefinition). */
 export function crdName(spec: kplus.k8s.CustomResourceDefinitionSpec): string {
   return `${spec.names.plural}.${spec.group}`;
+}
+
+/** The spec as the manifest has it (`openAPIV3Schema`, not the L1 `openApiv3Schema`); as given when it does not convert. */
+function specJson(spec: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return kplus.k8s.toJson_CustomResourceDefinitionSpec(spec as unknown as kplus.k8s.CustomResourceDefinitionSpec) as Record<string, unknown>;
+  } catch {
+    return spec;
+  }
 }
 
 /** @internal The problems of `customResourceDefinitions` the props decide; the rest is the checks' (apiextensions validation). */
@@ -26,12 +37,9 @@ export function crdsProblems(crds: unknown): Problem[] {
       problems.push(problem(at, 'a CustomResourceDefinitionSpec { group, names: { kind, plural, ... }, scope, versions }', c));
       return;
     }
-    problems.push(...defined(
-      checkDns1123Subdomain(`${at}.group`, c.group),
-      typeof c.group === 'string' && !c.group.includes('.') ? problem(`${at}.group`, "a group with a '.' (e.g. monitoring.grafana.com), as the API server requires", c.group) : undefined,
-      checkDns1123Label(`${at}.names.plural`, c.names.plural),
-      c.scope !== 'Namespaced' && c.scope !== 'Cluster' ? problem(`${at}.scope`, 'Namespaced or Cluster', c.scope) : undefined,
-    ));
+    // The group, the plural, the scope and the versions are the API server's (ValidateCustomResourceDefinition): asked of the checks on the CRD as rendered.
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${String(c.names.plural)}.${String(c.group)}` }, spec: specJson(c) };
+    problems.push(...askChecks(at, crd, [[/^spec\./, '']], (add) => checkCustomResourceDefinition(crd).forEach((p) => add(p.rule, p.path, p.message))));
     const name = `${String(c.names.plural)}.${String(c.group)}`;
     if (names.has(name)) problems.push(problem(`${at}.names.plural`, 'a resource no other of customResourceDefinitions defines', name));
     names.add(name);

@@ -59,6 +59,18 @@ describe('custom resources and their CRDs', () => {
     bad.metadata.name = 'widget.example.com';
     expect(found(checkObjects([bad])).map((f) => f.split(':')[0])).toEqual(['api-crd metadata.name', 'api-crd spec.versions[0].schema.openAPIV3Schema.type']);
   });
+
+  test('the CRD itself: its group is a DNS-1123 subdomain with a dot, its plural a DNS-1035 label (what NodeAgent asks of its customResourceDefinitions)', () => {
+    // GIVEN a group without a dot, and a plural that starts with a digit
+    const noDot = crd({ type: 'object' }, { group: 'example' });
+    noDot.metadata.name = 'widgets.example';
+    const digit = crd({ type: 'object' }, { names: { plural: '3widgets', kind: 'Widget' } });
+    digit.metadata.name = '3widgets.example.com';
+
+    // THEN both are refused, as ValidateCustomResourceDefinition does
+    expect(found(checkObjects([noDot]))).toEqual(['api-crd spec.group: Invalid value: "example": should be a domain with at least one dot']);
+    expect(found(checkObjects([digit])).map((f) => f.split(':')[0])).toEqual(['api-crd spec.names.plural']);
+  });
 });
 
 describe('a CustomResourceDefinition and its custom resource in one input (issue 25, defect 10)', () => {

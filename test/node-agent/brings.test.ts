@@ -155,7 +155,7 @@ describe('CustomResourceDefinitions', () => {
 
   test('refuses a group without a dot and a resource defined twice', () => {
     expect(errorOf({ customResourceDefinitions: [{ ...podLogs, group: 'grafana' }, podLogs, podLogs] })).toEqual([
-      "test/Agent: 'customResourceDefinitions[0].group' must be a group with a '.' (e.g. monitoring.grafana.com), as the API server requires but got \"grafana\"",
+      "test/Agent: 'customResourceDefinitions[0].group' should be a domain with at least one dot but got \"grafana\"",
       "test/Agent: 'customResourceDefinitions[2].names.plural' must be a resource no other of customResourceDefinitions defines but got \"podlogs.monitoring.grafana.com\"",
     ]);
   });
