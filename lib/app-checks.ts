@@ -18,7 +18,8 @@
  * its `Node.prototype.addChild` and `tryRemoveChild`, private methods of a
  * library the user also uses, for every construct tree in the process; had
  * constructs stopped calling them, changes would have gone unseen. The walk
- * costs about a ninth of what cdk8s' own pass costs (issue 25).
+ * costs about 1 ms of a 5 ms stock `Chart.toJson` pass over 1000 charts,
+ * where cdk8s walks the app several times (issue 25).
  */
 import { Construct, IConstruct } from 'constructs';
 
