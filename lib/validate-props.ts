@@ -132,7 +132,7 @@ export function checkRollingUpdate(maxUnavailable: kplus.PercentOrAbsolute, maxS
   if (problems.length > 0) {
     return problems;
   }
-  const fragment = { spec: { selector: {}, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: maxUnavailable.value, maxSurge: maxSurge.value } } } };
+  const fragment = { spec: { selector: { matchLabels: { app: 'agent' } }, updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: maxUnavailable.value, maxSurge: maxSurge.value } } } };
   const pod = { metadataPath: 'spec.template.metadata', metadata: {}, specPath: 'spec.template.spec', spec: {} };
   // What each refusal means for a rollout, after the server's words.
   const why = (p: Problem) => (p.includes('may not be 0 when') ? `${p}: the rollout could never replace a pod` : p.includes('may not be set when maxUnavailable is non-zero') ? `${p}; set maxUnavailable to 0 to surge` : p);

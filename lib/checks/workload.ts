@@ -21,7 +21,8 @@ export function labelSelectorMatches(selector: KubeObject, labels: Record<string
       LABEL_SELECTOR_OPERATORS.has(r.operator) && requirementMatches(r, label(r.key)));
 }
 
-function checkSelector(obj: KubeObject, pod: PodTemplate): FieldProblem[] {
+/** A workload's selector: not empty, and selecting its pod template's labels (ValidateDaemonSetSpec and the other workloads'); the constructs ask it too. */
+export function checkSelector(obj: KubeObject, pod: PodTemplate): FieldProblem[] {
   if (!SELECTOR_KINDS.has(obj.kind)) {
     return [];
   }

@@ -13,8 +13,10 @@
  * them in place instead of creating a second set or being refused (a
  * DaemonSet's selector is immutable: apps/validation ValidateDaemonSetUpdate).
  */
+import { checkSelector } from '../checks/workload';
 import { SELECTOR_LABEL_KEY } from '../defaults';
 import { checkDns1123Subdomain, checkLabels, DNS1035_LABEL, isRecord, Problem, problem } from '../k8s/syntax';
+import { askChecks } from '../prop-checks';
 
 /** The prefix of every name an agent derives: none of Kubernetes', kubeadm's or a chart's objects has it. */
 export const OWN_NAME_PREFIX = 'node-agent';
@@ -142,10 +144,13 @@ export function adoptionProblems(adopt: unknown): Problem[] {
   }
   const problems: Problem[] = Object.keys(adopt).filter((k) => !ADOPT_KEYS.includes(k)).map((k) => problem('adopt[key]', `one of ${ADOPT_KEYS.join(', ')}`, k));
   if (adopt.selector !== undefined) {
-    problems.push(...checkLabels('adopt.selector', adopt.selector));
-    if (isRecord(adopt.selector) && Object.keys(adopt.selector).length === 0) {
-      // An empty selector selects every pod of the namespace (apps/validation refuses it: "empty selector is invalid for daemonset").
-      problems.push(problem('adopt.selector', 'at least one label (an empty selector would select every pod in the namespace, and the API server refuses it)', adopt.selector));
+    const labels = checkLabels('adopt.selector', adopt.selector);
+    problems.push(...labels);
+    if (labels.length === 0) {
+      // An empty selector is the API server's refusal (ValidateDaemonSetSpec), asked of the checks; it would select every pod of the namespace.
+      const fragment = { kind: 'DaemonSet', spec: { selector: { matchLabels: adopt.selector } } };
+      const pod = { metadataPath: 'spec.template.metadata', metadata: { labels: adopt.selector }, specPath: 'spec.template.spec', spec: {} };
+      problems.push(...askChecks('adopt.selector', fragment, [[/^spec\.selector.*/, '']], (add) => checkSelector(fragment, pod).forEach((p) => add(p.rule, p.path, p.message))));
     }
   }
   for (const key of ['serviceAccountName', 'configMapName'] as const) {

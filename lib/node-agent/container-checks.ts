@@ -4,7 +4,7 @@
  * manifest those props make (../prop-checks), so that containers.ts restates
  * no API rule.
  */
-import { checkContainerPolicies, checkContainerPorts, checkEnv, checkSecurityContext, checkWindows } from '../checks/api/core-pod';
+import { checkContainerPolicies, checkContainerPorts, checkEnv, checkHostProcess, checkSecurityContext, checkWindows } from '../checks/api/core-pod';
 import { KubeObject } from '../checks/finding';
 import { KubernetesVersion } from '../checks/versions';
 import { isRecord, Problem } from '../k8s/syntax';
@@ -91,4 +91,10 @@ export function containerApiProblems(prop: string, c: Record<string, unknown>, d
 function windowsProblems(prop: string, fragment: KubeObject): Problem[] {
   const pod = { metadataPath: 'metadata', metadata: {}, specPath: '', spec: { os: { name: 'windows' }, containers: [fragment] } };
   return askChecks(prop, pod.spec, WINDOWS_CONTAINER_PROP_PATHS, (add) => checkWindows(add, pod));
+}
+
+/** @internal A Windows host process agent: what the API server refuses of its pod (validateWindowsHostProcessPod: host networking), asked of the checks. */
+export function podHostProcessProblems(props: Record<string, unknown>): Problem[] {
+  const spec = { securityContext: { windowsOptions: { hostProcess: true } }, hostNetwork: props.hostNetwork ?? true, containers: [{}] };
+  return askChecks('', spec, POD_PROP_PATHS, (add) => checkHostProcess(add, { metadataPath: 'metadata', metadata: {}, specPath: '', spec }));
 }

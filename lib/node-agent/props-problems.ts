@@ -13,7 +13,7 @@ import { checkAnnotations, checkDns1123Label, checkDns1123Subdomain, checkIntege
 import { NodePolicy } from '../node-policy';
 import { adoptionCrossProblems, adoptionProblems, ownName } from './adoption';
 import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, configMountProblems, configProblems, configVolume } from './config';
-import { podSecurityContextProblems, podWindowsProblems } from './container-checks';
+import { podHostProcessProblems, podSecurityContextProblems, podWindowsProblems } from './container-checks';
 import { AgentContainer, ContainerDefaults, containerProblems } from './containers';
 import { crdsProblems } from './custom-resources';
 import { extraServiceAccountsProblems, grantsProblems } from './grants';
@@ -96,9 +96,10 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
     props.terminationGracePeriodSeconds !== undefined ? checkInteger('terminationGracePeriodSeconds', props.terminationGracePeriodSeconds, 0, 86400) : undefined,
     props.revisionHistoryLimit !== undefined ? checkInteger('revisionHistoryLimit', props.revisionHistoryLimit, 0, 1000) : undefined,
     props.hostProcess === true && !windows ? problem('hostProcess', "false unless the policy's operatingSystem is 'windows'", props.hostProcess) : undefined,
-    // pkg/apis/core/validation: validateWindowsHostProcessPod.
-    props.hostProcess === true && props.hostNetwork === false ? problem('hostNetwork', 'true (or unset) for a Windows host process, as the API server requires', props.hostNetwork) : undefined,
   );
+  if (props.hostProcess === true && windows) {
+    problems.push(...podHostProcessProblems(props as unknown as Record<string, unknown>));
+  }
   for (const key of Object.keys(props).filter((k) => !PROP_KEYS.includes(k))) {
     problems.push(problem('props[key]', `one of ${PROP_KEYS.join(', ')}`, key));
   }

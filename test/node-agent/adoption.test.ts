@@ -145,7 +145,7 @@ describe('adoption', () => {
     };
 
     // THEN
-    expect(build({ adopt: { selector: {} } })).toThrow(/'adopt\.selector' must be at least one label \(an empty selector would select every pod in the namespace/);
+    expect(build({ adopt: { selector: {} } })).toThrow(/'adopt\.selector': the selector is empty \(\{"matchLabels":\{\}\}\): it would select every pod in the namespace, and the API server refuses it/);
     expect(build({ adopt: { selector: { 'k8s-app': 'kube-proxy' } }, labels: { 'k8s-app': 'other' } }))
       .toThrow(/'labels' must not set 'k8s-app', a label of the selector this construct owns \(so that it selects exactly the agent's pods\)/);
     // With the default selector, 'app' stays the construct's.

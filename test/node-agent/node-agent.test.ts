@@ -245,7 +245,7 @@ describe('NodeAgent on Windows', () => {
     const windows = (chart: Chart) => new NodePolicy(chart, 'Windows', { operatingSystem: 'windows' });
     expect(() => agentIn(Testing.chart(), { hostProcess: true })).toThrow(/'hostProcess' must be false unless the policy's operatingSystem is 'windows'/);
     const chart = Testing.chart();
-    expect(() => agentIn(chart, { policy: windows(chart), hostProcess: true, hostNetwork: false })).toThrow(/'hostNetwork' must be true \(or unset\) for a Windows host process/);
+    expect(() => agentIn(chart, { policy: windows(chart), hostProcess: true, hostNetwork: false })).toThrow(/'hostNetwork' must be valid \(hostNetwork must be true if pod contains any hostProcess containers\) but got false/);
     const other = Testing.chart();
     expect(() => agentIn(other, { policy: windows(other), runAsUser: 1000, hostPID: true })).toThrow(/'hostPID' must be false or unset on a Windows agent[\s\S]*'runAsUser' must be unset \(cannot be set for a windows pod\) but got 1000/);
   });

@@ -345,9 +345,9 @@ export function checkWindows(add: Add, pod: PodTemplate): void {
 /**
  * validateWindowsHostProcessPod: a pod with any hostProcess container has
  * only hostProcess containers (set, or inherited from the pod) and the host
- * network; pod and container may not disagree.
+ * network; pod and container may not disagree. The constructs ask it too.
  */
-function checkHostProcess(add: Add, pod: PodTemplate): void {
+export function checkHostProcess(add: Add, pod: PodTemplate): void {
   const podValue = isRecord(pod.spec.securityContext) && isRecord(pod.spec.securityContext.windowsOptions) ? pod.spec.securityContext.windowsOptions.hostProcess : undefined;
   const containers = containersOf(pod);
   let hostProcess = 0;
