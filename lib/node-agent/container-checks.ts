@@ -4,8 +4,9 @@
  * manifest those props make (../prop-checks), so that containers.ts restates
  * no API rule.
  */
-import { checkContainerPolicies, checkContainerPorts, checkEnv, checkHostProcess, checkSecurityContext, checkWindows } from '../checks/api/core-pod';
+import { checkContainerName, checkContainerPolicies, checkContainerPorts, checkEnv, checkHostProcess, checkSecurityContext, checkWindows } from '../checks/api/core-pod';
 import { KubeObject } from '../checks/finding';
+import { containersOf } from '../checks/pod-templates';
 import { KubernetesVersion } from '../checks/versions';
 import { isRecord, Problem } from '../k8s/syntax';
 import { askChecks } from '../prop-checks';
@@ -97,4 +98,17 @@ function windowsProblems(prop: string, fragment: KubeObject): Problem[] {
 export function podHostProcessProblems(props: Record<string, unknown>): Problem[] {
   const spec = { securityContext: { windowsOptions: { hostProcess: true } }, hostNetwork: props.hostNetwork ?? true, containers: [{}] };
   return askChecks('', spec, POD_PROP_PATHS, (add) => checkHostProcess(add, { metadataPath: 'metadata', metadata: {}, specPath: '', spec }));
+}
+
+/**
+ * @internal
+ * The containers' and init containers' names as the API server takes them
+ * (validateContainers, validateInitContainers: DNS-1123 labels, each once in the pod), asked of the checks.
+ * @param lists the containers and the init containers, as given (anything that is no object is a shape problem of its own)
+ */
+export function containerNameProblems(lists: { readonly containers?: unknown; readonly initContainers?: unknown }): Problem[] {
+  const spec = { containers: Array.isArray(lists.containers) ? lists.containers : [], initContainers: Array.isArray(lists.initContainers) ? lists.initContainers : [] };
+  const names = new Set<string>();
+  return askChecks('', spec, [], (add) => containersOf({ metadataPath: 'metadata', metadata: {}, specPath: '', spec }).forEach((c) => checkContainerName(add, c, names)))
+    .map((p) => p.replace(' must be unique but got ', ' must be unique among the containers and init containers but got '));
 }

@@ -6,7 +6,7 @@
 import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { KubernetesVersion } from '../checks/versions';
-import { checkDns1123Label, checkImage, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
+import { checkImage, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
 import { checkResources } from '../validate-props';
 import { ContainerEnvFrom, ContainerLifecycle, ContainerProbe } from './cdk8s-plus';
 import { containerApiProblems } from './container-checks';
@@ -377,7 +377,6 @@ export function containerProblems(prop: string, c: unknown, defaults: ContainerD
     return [problem(prop, 'an AgentContainer { name, image, ... }', c)];
   }
   const problems = defined(
-    checkDns1123Label(`${prop}.name`, c.name),
     checkImage(`${prop}.image`, c.image),
     c.command !== undefined ? checkStringArray(`${prop}.command`, c.command) : undefined,
     c.args !== undefined ? checkStringArray(`${prop}.args`, c.args) : undefined,

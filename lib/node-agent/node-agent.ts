@@ -9,7 +9,7 @@ import { RULES, Severity, WAIVER_PREFIX } from '../checks/rules';
 import { KubernetesVersion } from '../checks/versions';
 import { DEFAULT_RUN_AS_ID } from '../defaults';
 import { checkApplySize } from '../k8s/apply';
-import { defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { defined, isRecord, Problem } from '../k8s/syntax';
 import { KubernetesTarget, kubernetesTarget, targetAnnotations } from '../kubernetes-target';
 import { watchNameClashes } from '../name-clashes';
 import { NodePolicy } from '../node-policy';
@@ -18,6 +18,7 @@ import { reportProblems } from '../validate-props';
 import { ownName, selectorOf } from './adoption';
 import { AgentDaemonSet } from './agent-daemon-set';
 import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, ConfigChange, configChecksum } from './config';
+import { containerNameProblems } from './container-checks';
 import { AgentContainer, ContainerDefaults, containerProblems, kplusContainerProps, renderSecurityContext } from './containers';
 import { createCrds } from './custom-resources';
 import { createExtraServiceAccounts, createGrants } from './grants';
@@ -290,10 +291,9 @@ export class NodeAgent extends Construct {
 
   private addChecked(container: AgentContainer, init: boolean): void {
     const prop = `${init ? 'initContainers' : 'containers'}[${this.own.filter((c) => c.init === init).length}]`;
-    const problems = containerProblems(prop, container, this.containerDefaults());
-    if (isRecord(container) && this.own.some((c) => c.spec.name === container.name)) {
-      problems.push(problem(`${prop}.name`, 'unique among the containers and init containers', container.name));
-    }
+    const own = (asInit: boolean) => [...this.own.filter((c) => c.init === asInit).map((c) => c.spec), ...(init === asInit ? [container] : [])];
+    // The new container's name, among the others (containerNameProblems names them all; only the new one's can be wrong).
+    const problems = [...containerProblems(prop, container, this.containerDefaults()), ...containerNameProblems({ containers: own(false), initContainers: own(true) })];
     reportProblems(this, problems);
     reportProblems(this, mountPathProblems(prop, this.everyContainerMounts, container, this.volumesByName));
     this.addOwn(container, init);

@@ -13,7 +13,7 @@ import { checkAnnotations, checkDns1123Label, checkDns1123Subdomain, checkIntege
 import { NodePolicy } from '../node-policy';
 import { adoptionCrossProblems, adoptionProblems, ownName } from './adoption';
 import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, configMountProblems, configProblems, configVolume } from './config';
-import { podHostProcessProblems, podSecurityContextProblems, podWindowsProblems } from './container-checks';
+import { containerNameProblems, podHostProcessProblems, podSecurityContextProblems, podWindowsProblems } from './container-checks';
 import { AgentContainer, ContainerDefaults, containerProblems } from './containers';
 import { crdsProblems } from './custom-resources';
 import { extraServiceAccountsProblems, grantsProblems } from './grants';
@@ -199,13 +199,11 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
       problems.push(...containerProblems(`${key}[${i}]`, c, defaults));
       if (isRecord(c)) {
         problems.push(...mountPathProblems(`${key}[${i}]`, everyContainer, c, volumes));
-        if (containers.some((o) => o.name === c.name)) {
-          problems.push(problem(`${key}[${i}].name`, 'unique among the containers and init containers', c.name));
-        }
         containers.push(c);
       }
     });
   }
+  problems.push(...containerNameProblems(props));
   problems.push(...hostPortProblems(props, hostNetwork));
   if (props.serviceAccount !== undefined) {
     problems.push(...serviceAccountProblems(props.serviceAccount, isRecord(props.adopt) ? props.adopt.serviceAccountName : undefined, namespace));

@@ -6,7 +6,7 @@
 import { compareQuantities, parseQuantity } from '../../k8s/quantity';
 import { checkDns1123Label, checkDns1123Subdomain, checkQualifiedName, configKeyReason, portNameProblem } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
-import { containersOf, PodTemplate } from '../pod-templates';
+import { ContainerAt, containersOf, PodTemplate } from '../pod-templates';
 import { Rule, RULES } from '../rules';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../versions';
 import { Add, checkLabels, invalid, isInt, isRecord, list, unsupported } from './common';
@@ -431,18 +431,11 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
   checkTopologySpread(add, at, spec.topologySpreadConstraints);
   checkDns(add, pod);
   const volumes = checkVolumes(add, pod, claimTemplates);
-  const names = new Map<string, string>();
+  const names = new Set<string>();
   for (const c of containersOf(pod)) {
     const container = c.container;
     const init = c.path.includes('initContainers');
-    if (typeof container.name !== 'string' || container.name === '') {
-      add(RULES.apiContainer, join(c.path, 'name'), 'Required value');
-    } else {
-      const problem = checkDns1123Label('name', container.name);
-      if (problem) add(RULES.apiContainer, join(c.path, 'name'), invalid(container.name, problem)!);
-      if (names.has(container.name)) add(RULES.apiContainer, join(c.path, 'name'), `Duplicate value: ${show(container.name)}`);
-      names.set(container.name, c.path);
-    }
+    checkContainerName(add, c, names);
     if (typeof container.image !== 'string' || container.image === '') {
       add(RULES.apiContainer, join(c.path, 'image'), 'Required value');
     }
@@ -464,6 +457,19 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
     checkVolumeMounts(add, c.path, container, volumes, container.securityContext?.privileged === true);
     checkSecurityContext(add, join(c.path, 'securityContext'), container.securityContext, false);
   }
+}
+
+/** validateContainers, validateInitContainers: a container's name is a DNS-1123 label, once among `names` (the pod's so far); the constructs ask it too. */
+export function checkContainerName(add: Add, c: ContainerAt, names: Set<string>): void {
+  const name: unknown = c.container.name;
+  if (typeof name !== 'string' || name === '') {
+    add(RULES.apiContainer, join(c.path, 'name'), 'Required value');
+    return;
+  }
+  const problem = checkDns1123Label('name', name);
+  if (problem) add(RULES.apiContainer, join(c.path, 'name'), invalid(name, problem)!);
+  if (names.has(name)) add(RULES.apiContainer, join(c.path, 'name'), `Duplicate value: ${show(name)}`);
+  names.add(name);
 }
 
 /** A workload's pod template restartPolicy: only the policies the kind allows. */
