@@ -66,7 +66,8 @@ export function propMessage(prop: string, message: string, value: unknown): Prob
   const supported = after(`Unsupported value: ${shown}: supported values: `);
   if (supported !== undefined) return `${who} must be one of ${supported} but got ${shown}`;
   const duplicate = after('Duplicate value: ');
-  if (duplicate !== undefined) return `${who} must be unique but got ${duplicate}`;
+  // The field's own value when it has one ("http", a host port), else the server's account of what repeats ("port 80 with protocol TCP").
+  if (duplicate !== undefined) return `${who} must be unique but got ${value !== undefined && typeof value !== 'object' ? shown : duplicate}`;
   if (message.startsWith('Not found')) return `${who} must name one that exists but got ${shown}`;
   const required = after('Required value');
   if (required !== undefined) return required.startsWith(': must ') ? `${who} ${required.slice(2)}` : `${who} must be set${required === '' ? '' : ` (${required.slice(2)})`}`;

@@ -5,12 +5,14 @@
  * across parts.
  */
 import * as kplus from 'cdk8s-plus-28';
+import { checkHostPortConflicts } from '../checks/api/core-pod';
 import { RULES, WAIVER_PREFIX } from '../checks/rules';
 import { KUBERNETES_VERSION_ANNOTATION, KubernetesVersion } from '../checks/versions';
 import { waiverProblem } from '../checks/waivers';
 import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
 import { checkAnnotations, checkDns1123Label, checkDns1123Subdomain, checkInteger, checkLabels, checkLabelValue, checkQualifiedName, checkSingleLine, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
 import { NodePolicy } from '../node-policy';
+import { askChecks } from '../prop-checks';
 import { adoptionCrossProblems, adoptionProblems, ownName } from './adoption';
 import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, configMountProblems, configProblems, configVolume } from './config';
 import { containerNameProblems, podHostProcessProblems, podSecurityContextProblems, podWindowsProblems } from './container-checks';
@@ -312,25 +314,16 @@ function volumeProblems(props: NodeAgentProps, windows: boolean): Problem[] {
  */
 function hostPortProblems(props: NodeAgentProps, hostNetwork: boolean): Problem[] {
   const problems: Problem[] = [];
-  const seen = new Map<string, string>();
   let bindsHost = false;
-  for (const [key, list] of [['containers', props.containers], ['initContainers', props.initContainers]] as const) {
-    (Array.isArray(list) ? list : []).forEach((c, i) => {
-      (isRecord(c) && Array.isArray(c.ports) ? c.ports : []).forEach((p: kplus.ContainerPort, j: number) => {
-        // Ports that are no ports are the containers' problems to report.
-        const hostPort = isRecord(p) ? p.hostPort ?? (hostNetwork ? p.number : undefined) : undefined;
-        if (typeof hostPort !== 'number') return;
-        bindsHost = true;
-        const id = `${hostPort}/${show(p.protocol ?? kplus.Protocol.TCP)}`;
-        const prop = `${key}[${i}].ports[${j}]`;
-        if (seen.has(id)) {
-          problems.push(problem(prop, `a host port not bound by ${seen.get(id)} too${hostNetwork ? ' (with hostNetwork every port is a host port)' : ''}`, hostPort));
-        } else {
-          seen.set(id, prop);
-        }
-      });
-    });
-  }
+  // A port binds the node's when it has a hostPort, or (hostNetwork) always: the agent renders the API server's defaulting.
+  const rendered = (list: unknown) => (Array.isArray(list) ? list : []).map((c) => ({
+    ports: (isRecord(c) && Array.isArray(c.ports) ? c.ports as unknown[] : []).map((p) => (isRecord(p) ? { containerPort: p.number, hostPort: p.hostPort ?? (hostNetwork ? p.number : undefined), protocol: p.protocol } : {})),
+  }));
+  const spec = { containers: rendered(props.containers), initContainers: rendered(props.initContainers) };
+  bindsHost = [...spec.containers, ...spec.initContainers].some((c) => c.ports.some((p) => typeof (p as { hostPort?: unknown }).hostPort === 'number'));
+  // One host port twice among the containers is the API server's refusal (checkHostPortConflicts), asked of the checks; init containers run before them.
+  problems.push(...askChecks('', spec, [[/^(containers\[\d+\]\.ports\[\d+\])\.hostPort/, '$1.hostPort']], (add) => checkHostPortConflicts(add, { metadataPath: 'metadata', metadata: {}, specPath: '', spec }, false))
+    .map((p) => p.replace(' must be unique but got ', ` must be a host port no other container binds too${hostNetwork ? ' (with hostNetwork every port is a host port)' : ''} but got `)));
   const bound = props.boundHostPorts;
   if (bound !== undefined) {
     if (!hostNetwork) {

@@ -117,7 +117,7 @@ describe('ports', () => {
     expect(build({ containers: [c('agent', { ports: [{ number: 80, name: 'http' }, { number: 81, name: 'http' }] })] })).toThrow(/'containers\[0\]\.ports\[1\]\.name' must be unique but got "http"/);
     expect(build({ containers: [c('agent', { ports: [{ number: 80 }, { number: 80 }] })] })).toThrow(/'containers\[0\]\.ports\[1\]\.number' must be unique among the container's TCP ports but got 80/);
     expect(build({ hostNetwork: true, containers: [c('a', { ports: [{ number: 80 }] }), c('b', { ports: [{ number: 80 }] })], podSecurity: privileged }))
-      .toThrow(/'containers\[1\]\.ports\[0\]' must be a host port not bound by containers\[0\]\.ports\[0\] too \(with hostNetwork every port is a host port\) but got 80/);
+      .toThrow(/'containers\[1\]\.ports\[0\]\.hostPort' must be a host port no other container binds too \(with hostNetwork every port is a host port\) but got 80/);
   });
 
   test('maxSurge with host ports is refused at construction: the surge pod could never bind the port', () => {

@@ -372,9 +372,9 @@ export function checkHostProcess(add: Add, pod: PodTemplate): void {
  * checkHostPortConflicts: one host port (by protocol and host IP) once
  * across the pod's containers. A Pod on the host network binds its container
  * ports on the node (SetDefaults_Pod copies containerPort to hostPort); a
- * template is not defaulted, so there only hostPort counts.
+ * template is not defaulted, so there only hostPort counts. The constructs ask it too.
  */
-function checkHostPortConflicts(add: Add, pod: PodTemplate, isPod: boolean): void {
+export function checkHostPortConflicts(add: Add, pod: PodTemplate, isPod: boolean): void {
   const seen = new Set<string>();
   list(pod.spec.containers).forEach((c, i) => {
     list(c.ports).forEach((p, j) => {
