@@ -35,6 +35,23 @@ export function volumeApiProblems(prop: string, volume: { _toKube(): kplus.k8s.V
   });
 }
 
+/**
+ * The volume names the API server refuses as used twice in the pod
+ * (ValidateVolumes), asked of the checks on the pod's volumes by name, each
+ * named by its prop (`volumes[1].name`, `hostPaths[0].name`, `config`).
+ * @param names the pod's volumes in its order, each with the prop its name comes from
+ */
+export function volumeNameProblems(names: readonly { readonly prop: string; readonly name: unknown }[]): Problem[] {
+  const given = names.filter((n) => typeof n.name === 'string' && n.name !== '');
+  const fragment = { volumes: given.map((n) => ({ name: n.name })) };
+  const table: PropPath[] = given.map((n, i) => [new RegExp(`^volumes\\[${i}\\]\\.name$`), n.prop]);
+  // A name that is no DNS-1123 label is the volume's own problem (volumeApiProblems); only the repeats are asked here.
+  return askChecks('', fragment, table, (add) => checkVolumes((rule, path, message) => {
+    if (message.startsWith('Duplicate value')) add(rule, path, message);
+  }, { metadataPath: 'metadata', metadata: {}, specPath: '', spec: fragment }, []))
+    .map((p) => p.replace(' must be unique but got ', ' must be a volume name no other volume uses but got '));
+}
+
 /** Where a field of one rendered mount comes from in its AgentMount. */
 const MOUNT_PROP_PATHS: readonly PropPath[] = [
   [/^volumeMounts\[\d+\]\.name/, 'volume'],

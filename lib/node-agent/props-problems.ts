@@ -21,7 +21,7 @@ import { crdsProblems } from './custom-resources';
 import { extraServiceAccountsProblems, grantsProblems } from './grants';
 import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION } from './metadata';
 import { metricsProblems } from './metrics';
-import { mountsApiProblems } from './mount-checks';
+import { mountsApiProblems, volumeNameProblems } from './mount-checks';
 import { NodeAgentProps } from './props';
 import { serviceAccountProblems } from './rbac';
 import { servicesProblems } from './services';
@@ -299,11 +299,10 @@ function volumeProblems(props: NodeAgentProps, windows: boolean): Problem[] {
       names.push({ prop: 'config', name: CONFIG_VOLUME });
     }
   }
-  names.forEach((n, i) => {
-    if (names.findIndex((o) => o.name === n.name) !== i) {
-      problems.push(problem(n.prop, `a volume name no other volume uses${n.name === CONFIG_VOLUME ? " ('config' is the config's volume)" : ''}`, n.name));
-    }
-  });
+  // One name per volume is the API server's (ValidateVolumes): asked of the checks, in the pod's order (hostPaths, volumes, config).
+  const rank = (n: { prop: string }) => (n.prop.startsWith('hostPaths') ? 0 : n.prop.startsWith('volumes') ? 1 : 2);
+  problems.push(...volumeNameProblems([...names].sort((a, b) => rank(a) - rank(b)))
+    .map((p) => p.replace(/^('config' must be a volume name no other volume uses)/, "$1 ('config' is the config's volume)")));
   return problems;
 }
 
