@@ -66,13 +66,18 @@ function constructVerdict(c: PropCase): string | undefined {
   }
 }
 
-/** The checks' verdict on the baseline agent's DaemonSet with the case's values: its blocking findings. */
-function checksVerdict(c: PropCase): Finding[] {
+/** The case's manifest: the baseline agent's object with the case's values. */
+function manifestOf(c: PropCase): Manifest {
   const chart = new Chart(appAt(c.version), 'test', { namespace: 'agents' });
   new NodeAgent(chart, 'Agent', baseProps(chart) as unknown as NodeAgentProps);
   const obj: Manifest = only(Testing.synth(chart), c.kind ?? 'DaemonSet');
   (c.manifest ?? []).forEach((e) => setAt(obj, e));
-  return checkObject(obj, undefined, { kubernetesVersion: c.version ?? '1.28' }).filter(isBlocking);
+  return obj;
+}
+
+/** The checks' verdict on the baseline agent's DaemonSet with the case's values: its blocking findings. */
+function checksVerdict(c: PropCase): Finding[] {
+  return checkObject(manifestOf(c), undefined, { kubernetesVersion: c.version ?? '1.28' }).filter(isBlocking);
 }
 
 /** The prop a manifest path of the case's object comes from: the DaemonSet's table, or the baseline's one Service (`services[0]`). */
@@ -80,7 +85,7 @@ function propOfCasePath(c: PropCase, path: string): string {
   if (c.kind === 'Service') {
     return path.replace(/^spec\.ports\[(\d+)\]\.port/, 'services[0].ports[$1].servicePort').replace(/^spec\.ports\[(\d+)\]/, 'services[0].ports[$1]');
   }
-  return propOfDaemonSetPath(path) ?? path;
+  return propOfDaemonSetPath(path, manifestOf(c)) ?? path;
 }
 
 /** The API server's own rules (field validation, metadata syntax, the schema): those no waiver can silence, as against Pod Security and recommendations. */

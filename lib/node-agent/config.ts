@@ -5,8 +5,10 @@
  * watches the mounted files).
  */
 import { createHash } from 'node:crypto';
+import { checkVolumes } from '../checks/api/core-volumes';
 import { checkConfigKey, defined, isRecord, Problem, problem } from '../k8s/syntax';
-import { AgentVolume, checkAbsolutePath, checkRelativePath } from './volumes';
+import { askChecks, PropPath } from '../prop-checks';
+import { AgentVolume, checkAbsolutePath, checkPathText } from './volumes';
 
 /** The pod template annotation that holds the config's checksum, so a config change rolls the agents. */
 export const CONFIG_CHECKSUM_ANNOTATION = 'node-reporter.dev/config-sha256';
@@ -61,6 +63,26 @@ export function configVolume(config: AgentConfig, configMapName: string): AgentV
   return AgentVolume.configMap(CONFIG_VOLUME, configMapName, items !== undefined ? { items } : {});
 }
 
+/**
+ * What the API server refuses in the file names of `config.files` (the config
+ * volume's items: validateKeyToPath, validateLocalNonReservedPath: relative,
+ * without '..', not starting with '..'), asked of the checks on the volume
+ * as rendered; each key's refusals, named `config.files.<key>`.
+ */
+function filePathProblems(files: Record<string, unknown>): Map<string, Problem[]> {
+  const keys = Object.keys(files);
+  const fragment = { volumes: [{ name: CONFIG_VOLUME, configMap: { name: CONFIG_VOLUME, items: keys.map((key) => ({ key, path: files[key] })) } }] };
+  const byKey = new Map<string, Problem[]>();
+  keys.forEach((key, i) => {
+    const table: PropPath[] = [[new RegExp(`^volumes\\[0\\]\\.configMap\\.items\\[${i}\\]\\.path$`), `config.files.${key}`]];
+    // Only this item's path: its key is config.data's (checkConfigKey), and an empty or non-string path is the text check's.
+    byKey.set(key, askChecks('', fragment, table, (add) => checkVolumes((rule, path, message) => {
+      if (path === `volumes[0].configMap.items[${i}].path` && !message.startsWith('Required')) add(rule, path, message);
+    }, { metadataPath: 'metadata', metadata: {}, specPath: '', spec: fragment }, [])));
+  });
+  return byKey;
+}
+
 /** @internal Every problem of the `config` prop, unknown keys included. */
 export function configProblems(config: unknown, windows: boolean): Problem[] {
   if (!isRecord(config) || !isRecord(config.data) || Object.keys(config.data).length === 0) {
@@ -81,12 +103,13 @@ export function configProblems(config: unknown, windows: boolean): Problem[] {
       problems.push(problem('config.files', 'a non-empty object of config.data keys to file names', config.files));
     } else {
       const paths = new Set<unknown>();
+      const fromChecks = filePathProblems(config.files);
       for (const [key, path] of Object.entries(config.files)) {
         problems.push(...defined(
           Object.prototype.hasOwnProperty.call(config.data, key) ? undefined : problem('config.files[key]', `a key of config.data (${Object.keys(config.data).join(', ')})`, key),
-          checkRelativePath(`config.files.${key}`, path),
+          checkPathText(`config.files.${key}`, path),
           paths.has(path) ? problem(`config.files.${key}`, 'a file name no other key has', path) : undefined,
-        ));
+        ), ...(fromChecks.get(key) ?? []));
         paths.add(path);
       }
     }

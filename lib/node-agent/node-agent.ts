@@ -355,7 +355,7 @@ export class NodeAgent extends Construct {
       }
       // An API token the agent was promised not to have is refused, though the checks only warn of it in any manifest.
       for (const f of checkObject(json, undefined, { kubernetesVersion: this.kubernetesVersion }).filter((f) => isBlocking(f) || f.rule === RULES.projectedApiToken)) {
-        problems.push(`${propOf(f.path, json.kind)} is refused by the manifest checks: ${f.object} ${f.path}: ${f.message} [${f.rule.id}]${f.rule === RULES.projectedApiToken ? `: ${f.rule.fix}` : ''}`);
+        problems.push(`${propOf(f.path, json.kind, json)} is refused by the manifest checks: ${f.object} ${f.path}: ${f.message} [${f.rule.id}]${f.rule === RULES.projectedApiToken ? `: ${f.rule.fix}` : ''}`);
       }
       problems.push(...defined(checkApplySize(json.kind === 'ConfigMap' ? 'config.data' : json.kind === 'DaemonSet' ? 'annotations' : 'props', json)));
     }

@@ -3,7 +3,9 @@
  * the constructs ask the checks (../prop-checks) and still name the prop.
  * Paths are relative to a container, or to the pod spec.
  */
-import { propOfPath,PropPath } from '../prop-checks';
+import { isRecord } from '../k8s/syntax';
+import { propOfPath, PropPath, valueAt } from '../prop-checks';
+import { CONFIG_VOLUME } from './config';
 
 /** A container's manifest fields that an AgentContainer names otherwise; the rest keep their names. */
 export const CONTAINER_PROP_PATHS: readonly PropPath[] = [
@@ -40,9 +42,17 @@ export const POD_PROP_PATHS: readonly PropPath[] = [
  * annotations are props of the same names):
  * `spec.template.spec.containers[0].ports[0].containerPort` is
  * `containers[0].ports[0].number`; undefined when it comes from no prop
- * that the table knows.
+ * that the table knows. Given the DaemonSet, a file name of the config's
+ * volume (`volumes[2].configMap.items[0].path`) is the prop of its key
+ * (`config.files.<key>`).
  */
-export function propOfDaemonSetPath(path: string): string | undefined {
+export function propOfDaemonSetPath(path: string, daemonSet?: unknown): string | undefined {
+  const file = /^spec\.template\.spec\.(volumes\[\d+\])\.configMap\.(items\[\d+\])\.path/.exec(path);
+  const volume = file ? valueAt(daemonSet, `spec.template.spec.${file[1]}`) : undefined;
+  const key = file ? valueAt(daemonSet, `spec.template.spec.${file[1]}.configMap.${file[2]}.key`) : undefined;
+  if (isRecord(volume) && volume.name === CONFIG_VOLUME && typeof key === 'string') {
+    return `config.files.${key}`;
+  }
   const container = /^spec\.template\.spec\.(containers|initContainers)\[(\d+)\]\.?/.exec(path);
   if (container) {
     const rest = propOfPath(path.slice(container[0].length), CONTAINER_PROP_PATHS);

@@ -8,8 +8,8 @@ import { canonicalResourceQuantity } from '../k8s/quantity';
 import { propOfDaemonSetPath } from './prop-paths';
 
 /** Where in the props a manifest path of the DaemonSet comes from, for the checks' findings. */
-export function propOf(path: string, kind: unknown): string {
-  const prop = kind === 'DaemonSet' ? propOfDaemonSetPath(path) : undefined;
+export function propOf(path: string, kind: unknown, obj?: unknown): string {
+  const prop = kind === 'DaemonSet' ? propOfDaemonSetPath(path, obj) : undefined;
   if (prop !== undefined && prop !== '') {
     return `'${prop}'`;
   }

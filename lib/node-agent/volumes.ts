@@ -435,20 +435,14 @@ export function checkAbsolutePath(prop: string, value: unknown, windows = false,
   return ok ? undefined : problem(prop, `an absolute path${windows ? ' (/..., C:\\... or \\\\.\\pipe\\...)' : ''}${backsteps ? " without '..' or" : ' without'} control characters`, value);
 }
 
-/** A file name or path in a volume: a non-empty string without control characters; that it is relative and has no '..' is the API server's rule (validateLocalNonReservedPath), asked of the checks. */
-function checkPathText(prop: string, value: unknown): Problem | undefined {
+/** @internal A file name or path in a volume: a non-empty string without control characters; that it is relative and has no '..' is the API server's rule (validateLocalNonReservedPath), asked of the checks. */
+export function checkPathText(prop: string, value: unknown): Problem | undefined {
   return typeof value === 'string' && value !== '' && !/[\u0000-\u001f\u007f]/.test(value) ? undefined : problem(prop, 'a non-empty path without control characters', value);
 }
 
 /** A whole number; its range is the API server's, asked of the checks. */
 function checkWhole(prop: string, value: unknown): Problem | undefined {
   return Number.isInteger(value) ? undefined : problem(prop, 'an integer', value);
-}
-
-/** @internal A relative path without '..' segments (pkg/apis/core/validation: validateLocalDescendingPath). */
-export function checkRelativePath(prop: string, value: unknown): Problem | undefined {
-  const ok = typeof value === 'string' && value !== '' && !value.startsWith('/') && !/[\u0000-\u001f\u007f]/.test(value) && !value.split('/').includes('..');
-  return ok ? undefined : problem(prop, "a relative path without '..' or control characters", value);
 }
 
 /**

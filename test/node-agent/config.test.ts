@@ -47,7 +47,8 @@ describe('config', () => {
     expect(error.split('\n')).toEqual([
       "test/Agent: 'config' key must be one of data, mountPath, files, onChange but got \"name\"",
       "test/Agent: 'config.files' key must be a key of config.data (a) but got \"b\"",
-      "test/Agent: 'config.files.a' must be a relative path without '..' or control characters but got \"../a\"",
+      "test/Agent: 'config.files.a' must not contain '..' but got \"../a\"",
+      "test/Agent: 'config.files.a' must not start with '..' but got \"../a\"",
       "test/Agent: 'config.onChange' must be one of roll, in-place (ConfigChange) but got \"sometimes\"",
     ]);
   });
