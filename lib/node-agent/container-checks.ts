@@ -5,12 +5,16 @@
  * no API rule.
  */
 import { checkContainerName, checkContainerPolicies, checkContainerPorts, checkEnv, checkHostProcess, checkSecurityContext, checkWindows } from '../checks/api/core-pod';
+import { checkPodAnnotations } from '../checks/api/pod-annotations';
+import { checkAppArmorProfile } from '../checks/api/versioned';
 import { KubeObject } from '../checks/finding';
 import { containersOf } from '../checks/pod-templates';
-import { KubernetesVersion } from '../checks/versions';
+import { featureEnabled, KubernetesVersion } from '../checks/versions';
 import { isRecord, Problem } from '../k8s/syntax';
 import { askChecks } from '../prop-checks';
+import { APPARMOR_ANNOTATION_PREFIX } from './metadata';
 import { CONTAINER_PROP_PATHS, POD_PROP_PATHS, WINDOWS_CONTAINER_PROP_PATHS } from './prop-paths';
+import { appArmorField } from './target';
 
 function hasToKube(value: unknown): boolean {
   return typeof (value as { _toKube?: unknown })?._toKube === 'function';
@@ -85,7 +89,26 @@ export function containerApiProblems(prop: string, c: Record<string, unknown>, d
     checkContainerPorts(add, '', fragment, defaults.hostNetwork);
     checkEnv(add, '', fragment, defaults.version);
     checkSecurityContext(add, 'securityContext', fragment.securityContext, false);
-  }).concat(defaults.windows ? windowsProblems(prop, fragment) : []);
+  }).concat(defaults.windows ? windowsProblems(prop, fragment) : appArmorProblems(`${prop}.securityContext.appArmorProfile`, c.securityContext, defaults.version));
+}
+
+/**
+ * The AppArmor profile as the API server takes it, asked of the checks: its
+ * syntax, the annotation's (ValidateAppArmorProfileFormat: runtime/default,
+ * unconfined, localhost/...), which is the prop's; and where the target
+ * writes the field (AppArmorFields), the field it becomes
+ * (validateAppArmorProfileField: Localhost needs a profile name).
+ */
+function appArmorProblems(prop: string, sc: unknown, version: KubernetesVersion): Problem[] {
+  const profile = isRecord(sc) ? sc.appArmorProfile : undefined;
+  if (typeof profile !== 'string' || profile === '') return [];
+  const annotated = { metadataPath: 'metadata', metadata: { annotations: { [`${APPARMOR_ANNOTATION_PREFIX}c`]: profile } }, specPath: 'spec', spec: { containers: [{ name: 'c' }] } };
+  const problems = askChecks(prop, annotated, [[/^metadata\.annotations.*/, '']], (add) => checkPodAnnotations(add, annotated))
+    .map((p) => p.replace(' must be valid (', " must be 'runtime/default', 'unconfined' or 'localhost/<profile>' ("));
+  if (problems.length > 0 || !featureEnabled(version, 'AppArmorFields')) return problems;
+  const field = { securityContext: { appArmorProfile: appArmorField(profile) } };
+  return askChecks(prop, field, [[/^securityContext\.appArmorProfile.*/, '']], (add) => checkAppArmorProfile(add, 'securityContext', field.securityContext))
+    .map((p) => `${p} (the profile's name after 'localhost/') but got ${JSON.stringify(profile)}`);
 }
 
 /** On a Windows agent, the Linux-only fields the container sets (validateWindows), asked of the checks on a windows pod of this container. */

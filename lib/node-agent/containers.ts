@@ -333,8 +333,9 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
       problems.push(problem(`${prop}.seLinuxOptions`, 'an object of strings { user?, role?, type?, level? }', se));
     }
   }
-  if (sc.appArmorProfile !== undefined && (typeof sc.appArmorProfile !== 'string' || !/^(runtime\/default|unconfined|localhost\/\S+)$/.test(sc.appArmorProfile))) {
-    problems.push(problem(`${prop}.appArmorProfile`, "'runtime/default', 'unconfined' or 'localhost/<profile>'", sc.appArmorProfile));
+  // Its syntax is the API server's (ValidateAppArmorProfileFormat, validateAppArmorProfileField): asked of the checks (appArmorProblems).
+  if (sc.appArmorProfile !== undefined && (typeof sc.appArmorProfile !== 'string' || sc.appArmorProfile === '')) {
+    problems.push(problem(`${prop}.appArmorProfile`, "a non-empty string: 'runtime/default', 'unconfined' or 'localhost/<profile>'", sc.appArmorProfile));
   }
   if (sc.windowsOptions !== undefined && (!isRecord(sc.windowsOptions) || Object.keys(sc.windowsOptions).some((k) => k !== 'runAsUserName') || (sc.windowsOptions.runAsUserName !== undefined && typeof sc.windowsOptions.runAsUserName !== 'string'))) {
     problems.push(problem(`${prop}.windowsOptions`, 'an object { runAsUserName? }', sc.windowsOptions));

@@ -44,7 +44,8 @@ export const POD_PROP_PATHS: readonly PropPath[] = [
  * `containers[0].ports[0].number`; undefined when it comes from no prop
  * that the table knows. Given the DaemonSet, a file name of the config's
  * volume (`volumes[2].configMap.items[0].path`) is the prop of its key
- * (`config.files.<key>`).
+ * (`config.files.<key>`), and a container's AppArmor annotation is its
+ * `securityContext.appArmorProfile`.
  */
 export function propOfDaemonSetPath(path: string, daemonSet?: unknown): string | undefined {
   const file = /^spec\.template\.spec\.(volumes\[\d+\])\.configMap\.(items\[\d+\])\.path/.exec(path);
@@ -52,6 +53,12 @@ export function propOfDaemonSetPath(path: string, daemonSet?: unknown): string |
   const key = file ? valueAt(daemonSet, `spec.template.spec.${file[1]}.configMap.${file[2]}.key`) : undefined;
   if (isRecord(volume) && volume.name === CONFIG_VOLUME && typeof key === 'string') {
     return `config.files.${key}`;
+  }
+  const appArmor = /^spec\.template\.metadata\.annotations\["container\.apparmor\.security\.beta\.kubernetes\.io\/(.*)"\]$/.exec(path);
+  for (const key of appArmor ? ['containers', 'initContainers'] : []) {
+    const names = valueAt(daemonSet, `spec.template.spec.${key}`);
+    const i = Array.isArray(names) ? names.findIndex((c) => isRecord(c) && c.name === appArmor![1]) : -1;
+    if (i >= 0) return `${key}[${i}].securityContext.appArmorProfile`;
   }
   const container = /^spec\.template\.spec\.(containers|initContainers)\[(\d+)\]\.?/.exec(path);
   if (container) {

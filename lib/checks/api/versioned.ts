@@ -20,8 +20,8 @@ const RECURSIVE_READ_ONLY = ['Disabled', 'Enabled', 'IfPossible'];
 const APPARMOR_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
 const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 
-/** validateAppArmorProfileField: a known type, and localhostProfile exactly with Localhost. */
-function checkAppArmorProfile(add: Add, path: string, sc: unknown): void {
+/** validateAppArmorProfileField: a known type, and localhostProfile exactly with Localhost (the field of `sc` at `path`, a securityContext). */
+export function checkAppArmorProfile(add: Add, path: string, sc: unknown): void {
   const profile = isRecord(sc) && isRecord(sc.appArmorProfile) ? sc.appArmorProfile : undefined;
   if (profile === undefined) return;
   const at = join(path, 'appArmorProfile');
