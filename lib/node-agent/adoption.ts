@@ -13,9 +13,10 @@
  * them in place instead of creating a second set or being refused (a
  * DaemonSet's selector is immutable: apps/validation ValidateDaemonSetUpdate).
  */
+import { checkMeta } from '../checks/api/meta';
 import { checkSelector } from '../checks/workload';
 import { SELECTOR_LABEL_KEY } from '../defaults';
-import { checkDns1123Subdomain, checkLabels, DNS1035_LABEL, isRecord, Problem, problem } from '../k8s/syntax';
+import { checkDns1123Subdomain, checkLabels, isRecord, Problem, problem } from '../k8s/syntax';
 import { askChecks } from '../prop-checks';
 
 /** The prefix of every name an agent derives: none of Kubernetes', kubeadm's or a chart's objects has it. */
@@ -120,16 +121,27 @@ export interface AgentAdoption {
 const ADOPT_KEYS = ['selector', 'serviceAccountName', 'configMapName', 'rbacNames', 'serviceNames'];
 const RBAC_KEYS = ['clusterRole', 'clusterRoleBinding', 'role', 'roleBinding', 'clusterRoleBindings'];
 
-/** @internal An RBAC object's name (pkg/apis/rbac/validation: ValidateRBACName, a path segment). */
-export function rbacNameProblem(prop: string, name: unknown): Problem | undefined {
-  return typeof name !== 'string' || name === '' || name === '.' || name === '..' || /[/%]/.test(name)
-    ? problem(prop, "an RBAC name (no '/' or '%', not '.' or '..')", name) : undefined;
+/**
+ * A name of `kind` as the API server takes it (ValidateObjectMeta with the
+ * kind's name function), asked of the checks' metadata rules; a name that is
+ * no non-empty string is a shape problem.
+ */
+function kindNameProblem(prop: string, kind: string, name: unknown): Problem | undefined {
+  if (typeof name !== 'string' || name === '') return problem(prop, `a non-empty string (a ${kind} name)`, name);
+  const fragment = { kind, metadata: { name } };
+  return askChecks(prop, fragment, [[/^metadata\.name$/, '']], (add) => checkMeta((rule, path, message) => {
+    if (path === 'metadata.name') add(rule, path, message);
+  }, fragment))[0];
 }
 
-/** @internal A Service's name (pkg/apis/core/validation: ValidateServiceName). */
+/** @internal An RBAC object's name (pkg/apis/rbac/validation: ValidateRBACName, a path segment), asked of the checks. */
+export function rbacNameProblem(prop: string, name: unknown): Problem | undefined {
+  return kindNameProblem(prop, 'ClusterRole', name);
+}
+
+/** @internal A Service's name (pkg/apis/core/validation: ValidateServiceName, a DNS-1035 label), asked of the checks. */
 export function serviceNameProblem(prop: string, name: unknown): Problem | undefined {
-  return typeof name === 'string' && name.length <= SERVICE_NAME_MAX && DNS1035_LABEL.test(name)
-    ? undefined : problem(prop, `a Service name (a DNS-1035 label: at most ${SERVICE_NAME_MAX} characters of a-z, 0-9 and '-', starting with a letter)`, name);
+  return kindNameProblem(prop, 'Service', name)?.replace(' must be valid (', ' must be a Service name (');
 }
 
 /** @internal The selector the agent's DaemonSet selects its pods by. */

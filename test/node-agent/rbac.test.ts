@@ -72,7 +72,7 @@ describe('rules, Roles and bindings', () => {
     expect(build({ rules: [{ apiGroups: [''], resources: ['pods'], nonResourceURLs: ['/x'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.rules\[0\]' must be either a rule on resources or one on nonResourceURLs, not both/);
     expect(build({ rules: [{ apiGroups: [], resources: ['pods'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.rules\[0\]\.apiGroups' must be an array of at least one API group/);
     expect(build({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: [] }] })).toThrow(/'serviceAccount\.rules\[0\]\.verbs' must be an array of at least one non-empty strings/);
-    expect(build({ clusterRoles: ['a/b'] })).toThrow(/'serviceAccount\.clusterRoles\[0\]' must be an RBAC name \(no '\/' or '%', not '\.' or '\.\.'\) but got "a\/b"/);
+    expect(build({ clusterRoles: ['a/b'] })).toThrow(/'serviceAccount\.clusterRoles\[0\]' may not contain '\/' \(pkg\/apis\/rbac\/validation: ValidateRBACName: a path segment name \(anything but '\.', '\.\.', '\/' and '%'\)\) but got "a\/b"/);
     expect(build({ role: [] })).toThrow(/'serviceAccount' key must be one of rules, namespacedRules, rulesIn, clusterRoles, automountToken, dangerousGrantsReason, subjects but got "role"/);
   });
 });
