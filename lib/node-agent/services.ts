@@ -5,7 +5,7 @@
  */
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { checkService } from '../checks/api/core';
+import { checkInternalTrafficPolicy, checkService } from '../checks/api/core';
 import { checkAnnotations, defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { askChecks, PropPath } from '../prop-checks';
 import { serviceNameProblem } from './adoption';
@@ -83,8 +83,11 @@ export function servicesProblems(services: unknown, containers: readonly AgentCo
       serviceNameProblem(`${at}.name`, s.name),
       names.has(s.name) ? problem(`${at}.name`, "a name no other of 'services' has", s.name) : undefined,
       s.headless !== undefined && typeof s.headless !== 'boolean' ? problem(`${at}.headless`, 'a boolean', s.headless) : undefined,
-      s.internalTrafficPolicy !== undefined && s.internalTrafficPolicy !== 'Cluster' && s.internalTrafficPolicy !== 'Local' ? problem(`${at}.internalTrafficPolicy`, 'Cluster or Local', s.internalTrafficPolicy) : undefined,
+      s.internalTrafficPolicy !== undefined && typeof s.internalTrafficPolicy !== 'string' ? problem(`${at}.internalTrafficPolicy`, 'Cluster or Local', s.internalTrafficPolicy) : undefined,
     ));
+    // Which policies there are is the API server's (validateServiceInternalTrafficFieldsValue): asked of the checks.
+    const policy = { spec: { internalTrafficPolicy: s.internalTrafficPolicy } };
+    problems.push(...askChecks(at, policy, [[/^spec\./, '']], (add) => checkInternalTrafficPolicy(add, policy.spec)));
     names.add(s.name);
     if (s.annotations !== undefined) problems.push(...checkAnnotations(`${at}.annotations`, s.annotations));
     if (!Array.isArray(s.ports) || s.ports.length === 0) {

@@ -80,6 +80,9 @@ export const CORPUS: readonly CorpusCase[] = [
   make('meta-name-uppercase', configMap, no, (o) => { o.metadata.name = 'Config'; }),
   make('meta-name-dotted', configMap, ok, (o) => { o.metadata.name = 'agent.config'; }),
   make('meta-service-name-dotted', service, no, (o) => { o.metadata.name = 'agent.svc'; }),
+  // validateServiceInternalTrafficFieldsValue: internalTrafficPolicy is Cluster or Local.
+  make('service-internal-traffic-policy-unknown', service, no, (o) => { o.spec.internalTrafficPolicy = 'Node'; }),
+  make('service-internal-traffic-policy-local', service, ok, (o) => { o.spec.internalTrafficPolicy = 'Local'; }),
   make('meta-label-key-two-slashes', configMap, no, (o) => { o.metadata.labels = { 'a/b/c': 'x' }; }),
   make('meta-label-value-space', configMap, no, (o) => { o.metadata.labels = { tier: 'a b' }; }),
   make('meta-label-value-empty', configMap, ok, (o) => { o.metadata.labels = { tier: '' }; }),

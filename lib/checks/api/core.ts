@@ -65,7 +65,8 @@ const NOT_AN_IP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)
  * ValidateService's addresses: clusterIP and clusterIPs are IPs, "None" or
  * empty (validateClusterIPFlags); externalIPs are IPs; externalName a DNS-1123
  * subdomain (a trailing dot allowed); externalTrafficPolicy only on a
- * NodePort or LoadBalancer Service (validateServiceExternalTrafficPolicy).
+ * NodePort or LoadBalancer Service (validateServiceExternalTrafficPolicy);
+ * internalTrafficPolicy Cluster or Local.
  */
 function checkServiceAddresses(add: Add, spec: KubeObject, type: string): void {
   const clusterIPs: unknown[] = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : typeof spec.clusterIP === 'string' && spec.clusterIP !== '' ? [spec.clusterIP] : [];
@@ -81,6 +82,17 @@ function checkServiceAddresses(add: Add, spec: KubeObject, type: string): void {
   }
   if (typeof spec.externalTrafficPolicy === 'string' && spec.externalTrafficPolicy !== '' && !['NodePort', 'LoadBalancer'].includes(type)) {
     add(RULES.apiService, 'spec.externalTrafficPolicy', `Invalid value: ${show(spec.externalTrafficPolicy)}: may only be set for externally-accessible services`);
+  }
+  checkInternalTrafficPolicy(add, spec);
+}
+
+/**
+ * validateServiceInternalTrafficFieldsValue: internalTrafficPolicy is Cluster
+ * or Local; only an unset one is defaulted (to Cluster), so "" is refused. The constructs ask it too.
+ */
+export function checkInternalTrafficPolicy(add: Add, spec: KubeObject): void {
+  if (typeof spec.internalTrafficPolicy === 'string' && !['Cluster', 'Local'].includes(spec.internalTrafficPolicy)) {
+    add(RULES.apiService, 'spec.internalTrafficPolicy', unsupported(spec.internalTrafficPolicy, ['Cluster', 'Local']));
   }
 }
 
