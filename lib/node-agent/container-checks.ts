@@ -23,11 +23,11 @@ function hasToKube(value: unknown): boolean {
 /**
  * @internal
  * What the API server refuses in the pod-level security context props
- * (`runAsUser`, `runAsGroup`, `fsGroup`, `seccompProfile`): asked of the checks
- * (ValidatePodSecurityContext), whose rules these are.
+ * (`runAsUser`, `runAsGroup`, `fsGroup`, `seccompProfile`, `supplementalGroups`):
+ * asked of the checks (ValidatePodSecurityContext), whose rules these are.
  */
 export function podSecurityContextProblems(props: Record<string, unknown>): Problem[] {
-  const fragment = { securityContext: { runAsUser: props.runAsUser, runAsGroup: props.runAsGroup, fsGroup: props.fsGroup, seccompProfile: isRecord(props.seccompProfile) ? props.seccompProfile : undefined } };
+  const fragment = { securityContext: { runAsUser: props.runAsUser, runAsGroup: props.runAsGroup, fsGroup: props.fsGroup, seccompProfile: isRecord(props.seccompProfile) ? props.seccompProfile : undefined, supplementalGroups: props.supplementalGroups } };
   return askChecks('', fragment, POD_PROP_PATHS, (add) => checkSecurityContext(add, 'securityContext', fragment.securityContext, true));
 }
 

@@ -71,8 +71,9 @@ function checkBoolean(prop: string, value: unknown): Problem | undefined {
   return value !== undefined && typeof value !== 'boolean' ? problem(prop, 'a boolean', value) : undefined;
 }
 
+/** The shape of a list of ids; their range is the checks' (ValidatePodSecurityContext), asked in podSecurityContextProblems. */
 function checkIds(prop: string, value: unknown): Problem | undefined {
-  return Array.isArray(value) && value.every((v) => Number.isInteger(v) && v >= 0 && v <= 2147483647) ? undefined : problem(prop, 'an array of integers from 0 to 2147483647', value);
+  return Array.isArray(value) && value.every((v) => Number.isInteger(v)) ? undefined : problem(prop, 'an array of integers', value);
 }
 
 /** @internal Every problem with the props, named by prop, in one list. */

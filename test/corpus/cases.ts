@@ -168,6 +168,9 @@ export const CORPUS: readonly CorpusCase[] = [
   make('security-privileged-no-escalation', daemonSet, no, (_, __, c) => { c.securityContext.privileged = true; }),
   make('security-privileged', daemonSet, no, (_, __, c) => { c.securityContext = { privileged: true }; }),
   make('security-negative-uid', daemonSet, no, (_, p) => { p.securityContext.runAsUser = -1; }),
+  // ValidatePodSecurityContext: each supplemental group IsValidGroupID (0 to 2147483647).
+  make('security-supplemental-group-too-large', daemonSet, no, (_, p) => { p.securityContext.supplementalGroups = [1000, 2147483648]; }),
+  make('security-supplemental-group-largest', daemonSet, ok, (_, p) => { p.securityContext.supplementalGroups = [0, 2147483647]; }),
   make('security-root-uid', daemonSet, no, (_, p) => { p.securityContext.runAsUser = 0; }),
   make('security-localhost-without-profile', daemonSet, no, (_, p) => { p.securityContext.seccompProfile = { type: 'Localhost' }; }),
   make('security-localhost-profile', daemonSet, ok, (_, p) => { p.securityContext.seccompProfile = { type: 'Localhost', localhostProfile: 'agent.json' }; }),

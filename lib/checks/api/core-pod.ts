@@ -229,6 +229,10 @@ export function checkSecurityContext(add: Add, path: string, sc: unknown, pod: b
     }
   }
   if (pod) {
+    // ValidatePodSecurityContext: each supplemental group IsValidGroupID.
+    (Array.isArray(sc.supplementalGroups) ? sc.supplementalGroups : []).forEach((g: unknown, i: number) => {
+      if (isInt(g) && (g < 0 || g > 2147483647)) add(RULES.apiSecurityContext, join(path, 'supplementalGroups', i), `Invalid value: ${g}: must be between 0 and 2147483647, inclusive`);
+    });
     list(sc.sysctls).forEach((s, i) => {
       if (typeof s.name !== 'string' || s.name === '') add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), 'Required value');
       else if (!/^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/.test(s.name)) {
