@@ -4,7 +4,7 @@
  * manifest those props make (../prop-checks), so that containers.ts restates
  * no API rule.
  */
-import { checkContainerName, checkContainerPolicies, checkContainerPorts, checkEnv, checkHostProcess, checkSecurityContext, checkWindows } from '../checks/api/core-pod';
+import { checkContainerName, checkContainerPolicies, checkContainerPorts, checkEnv, checkHostProcess, checkPodNames, checkSecurityContext, checkWindows } from '../checks/api/core-pod';
 import { checkPodAnnotations } from '../checks/api/pod-annotations';
 import { checkAppArmorProfile } from '../checks/api/versioned';
 import { KubeObject } from '../checks/finding';
@@ -29,6 +29,12 @@ function hasToKube(value: unknown): boolean {
 export function podSecurityContextProblems(props: Record<string, unknown>): Problem[] {
   const fragment = { securityContext: { runAsUser: props.runAsUser, runAsGroup: props.runAsGroup, fsGroup: props.fsGroup, seccompProfile: isRecord(props.seccompProfile) ? props.seccompProfile : undefined, supplementalGroups: props.supplementalGroups } };
   return askChecks('', fragment, POD_PROP_PATHS, (add) => checkSecurityContext(add, 'securityContext', fragment.securityContext, true));
+}
+
+/** @internal The pod's names that the API server validates (`runtimeClassName`: ValidateRuntimeClassName), asked of the checks. */
+export function podNameProblems(props: Record<string, unknown>): Problem[] {
+  const spec = { runtimeClassName: typeof props.runtimeClassName === 'string' ? props.runtimeClassName : undefined };
+  return askChecks('', spec, POD_PROP_PATHS, (add) => checkPodNames(add, { metadataPath: 'metadata', metadata: {}, specPath: '', spec }));
 }
 
 /** The envFrom sources as the manifest has them, when each renders (a bad one is a shape problem of its own). */

@@ -15,7 +15,7 @@ import { NodePolicy } from '../node-policy';
 import { askChecks } from '../prop-checks';
 import { adoptionCrossProblems, adoptionProblems, ownName } from './adoption';
 import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, configMountProblems, configProblems, configVolume } from './config';
-import { containerNameProblems, podHostProcessProblems, podSecurityContextProblems, podWindowsProblems } from './container-checks';
+import { containerNameProblems, podHostProcessProblems, podNameProblems, podSecurityContextProblems, podWindowsProblems } from './container-checks';
 import { AgentContainer, ContainerDefaults, containerProblems } from './containers';
 import { crdsProblems } from './custom-resources';
 import { extraServiceAccountsProblems, grantsProblems } from './grants';
@@ -91,7 +91,7 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
     ...(['runAsUser', 'runAsGroup', 'fsGroup'] as const).map((k) => (props[k] !== undefined && !Number.isInteger(props[k]) ? problem(k, 'an integer', props[k]) : undefined)),
     props.supplementalGroups !== undefined ? checkIds('supplementalGroups', props.supplementalGroups) : undefined,
     props.priorityClassName !== undefined ? checkDns1123Subdomain('priorityClassName', props.priorityClassName) : undefined,
-    props.runtimeClassName !== undefined ? checkDns1123Subdomain('runtimeClassName', props.runtimeClassName) : undefined,
+    props.runtimeClassName !== undefined && typeof props.runtimeClassName !== 'string' ? problem('runtimeClassName', 'a RuntimeClass name', props.runtimeClassName) : undefined,
     props.serviceAccountName !== undefined ? checkDns1123Subdomain('serviceAccountName', props.serviceAccountName) : undefined,
     props.serviceAccountName !== undefined && props.serviceAccount !== undefined ? problem('serviceAccountName', 'unset when the agent creates its own serviceAccount', props.serviceAccountName) : undefined,
     props.changeCause !== undefined ? checkSingleLine('changeCause', props.changeCause, 1024) : undefined,
@@ -119,6 +119,7 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   if (!windows) {
     problems.push(...podSecurityContextProblems(props as unknown as Record<string, unknown>));
   }
+  problems.push(...podNameProblems(props as unknown as Record<string, unknown>));
   if (props.imagePullSecrets !== undefined) {
     if (!Array.isArray(props.imagePullSecrets)) {
       problems.push(problem('imagePullSecrets', 'an array of Secret names', props.imagePullSecrets));

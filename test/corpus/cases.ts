@@ -171,6 +171,9 @@ export const CORPUS: readonly CorpusCase[] = [
   // ValidatePodSecurityContext: each supplemental group IsValidGroupID (0 to 2147483647).
   make('security-supplemental-group-too-large', daemonSet, no, (_, p) => { p.securityContext.supplementalGroups = [1000, 2147483648]; }),
   make('security-supplemental-group-largest', daemonSet, ok, (_, p) => { p.securityContext.supplementalGroups = [0, 2147483647]; }),
+  // ValidateRuntimeClassName: a DNS-1123 subdomain (a template names no RuntimeClass that must exist yet).
+  make('pod-runtime-class-name-underscore', daemonSet, no, (_, p) => { p.runtimeClassName = 'gvisor_sandbox'; }),
+  make('pod-runtime-class-name-subdomain', daemonSet, ok, (_, p) => { p.runtimeClassName = 'gvisor.sandbox-1'; }),
   make('security-root-uid', daemonSet, no, (_, p) => { p.securityContext.runAsUser = 0; }),
   make('security-localhost-without-profile', daemonSet, no, (_, p) => { p.securityContext.seccompProfile = { type: 'Localhost' }; }),
   make('security-localhost-profile', daemonSet, ok, (_, p) => { p.securityContext.seccompProfile = { type: 'Localhost', localhostProfile: 'agent.json' }; }),

@@ -392,6 +392,20 @@ export function checkHostPortConflicts(add: Add, pod: PodTemplate, isPod: boolea
 }
 
 /**
+ * ValidatePodSpec's names: hostname and subdomain DNS-1123 labels;
+ * priorityClassName, serviceAccountName, nodeName and runtimeClassName
+ * (ValidateRuntimeClassName) DNS-1123 subdomains. The constructs ask it too.
+ */
+export function checkPodNames(add: Add, pod: PodTemplate): void {
+  for (const [field, check] of [['hostname', checkDns1123Label], ['subdomain', checkDns1123Label], ['priorityClassName', checkDns1123Subdomain], ['serviceAccountName', checkDns1123Subdomain], ['nodeName', checkDns1123Subdomain], ['runtimeClassName', checkDns1123Subdomain]] as const) {
+    if (typeof pod.spec[field] === 'string' && pod.spec[field] !== '') {
+      const problem = check(field, pod.spec[field]);
+      if (problem) add(RULES.apiPodSpec, join(pod.specPath, field), invalid(pod.spec[field], problem)!);
+    }
+  }
+}
+
+/**
  * ValidatePodSpec and the containers in it; a StatefulSet's claim templates
  * name volumes too. A template (not a Pod) may hold no ephemeral containers
  * (ValidatePodTemplateSpec), and a Pod gets them only after it is created
@@ -416,12 +430,7 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
   if (isInt(spec.activeDeadlineSeconds) && spec.activeDeadlineSeconds <= 0) {
     add(RULES.apiPodSpec, join(at, 'activeDeadlineSeconds'), `Invalid value: ${spec.activeDeadlineSeconds}: must be between 1 and 2147483647, inclusive`);
   }
-  for (const [field, check] of [['hostname', checkDns1123Label], ['subdomain', checkDns1123Label], ['priorityClassName', checkDns1123Subdomain], ['serviceAccountName', checkDns1123Subdomain], ['nodeName', checkDns1123Subdomain]] as const) {
-    if (typeof spec[field] === 'string' && spec[field] !== '') {
-      const problem = check(field, spec[field]);
-      if (problem) add(RULES.apiPodSpec, join(at, field), invalid(spec[field], problem)!);
-    }
-  }
+  checkPodNames(add, pod);
   checkLabels(add, RULES.apiPodSpec, join(at, 'nodeSelector'), spec.nodeSelector);
   if (spec.os !== undefined && isRecord(spec.os) && !['linux', 'windows'].includes(spec.os.name)) {
     add(RULES.apiPodSpec, join(at, 'os', 'name'), unsupported(spec.os.name, ['linux', 'windows']));
