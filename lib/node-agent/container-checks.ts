@@ -50,7 +50,7 @@ function renderedEnvFrom(envFrom: unknown): unknown[] | undefined {
 /**
  * @internal
  * On a Windows agent, the Linux-only pod props (`runAsUser`, `runAsGroup`,
- * `fsGroup`, `seccompProfile`, `supplementalGroups`, `shareProcessNamespace`),
+ * `fsGroup`, `seccompProfile`, `supplementalGroups`, `shareProcessNamespace`, `hostPID`, `hostIPC`),
  * asked of the checks (validateWindows); use securityContext.windowsOptions.runAsUserName instead.
  */
 export function podWindowsProblems(props: Record<string, unknown>): Problem[] {
@@ -58,6 +58,8 @@ export function podWindowsProblems(props: Record<string, unknown>): Problem[] {
     os: { name: 'windows' },
     securityContext: { runAsUser: props.runAsUser, runAsGroup: props.runAsGroup, fsGroup: props.fsGroup, seccompProfile: props.seccompProfile, supplementalGroups: props.supplementalGroups },
     shareProcessNamespace: props.shareProcessNamespace === true ? true : undefined,
+    hostPID: props.hostPID,
+    hostIPC: props.hostIPC,
     containers: [],
   };
   return askChecks('', spec, POD_PROP_PATHS, (add) => checkWindows(add, { metadataPath: 'metadata', metadata: {}, specPath: '', spec }));
@@ -83,6 +85,8 @@ function containerFragment(c: Record<string, unknown>): KubeObject {
       seccompProfile: isRecord(sc.seccompProfile) ? sc.seccompProfile : undefined,
       readOnlyRootFilesystem: sc.readOnlyRootFilesystem,
       seLinuxOptions: sc.seLinuxOptions,
+      // Its text here ('runtime/default'), not the rendered object: validateWindows asks only whether it is set.
+      appArmorProfile: sc.appArmorProfile,
     },
   };
 }

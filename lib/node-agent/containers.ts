@@ -290,9 +290,6 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
   for (const key of Object.keys(sc)) {
     if (!SECURITY_KEYS.includes(key)) {
       problems.push(problem(`${prop}[key]`, `one of ${SECURITY_KEYS.join(', ')}`, key));
-    } else if (sc[key] !== undefined && windows && key === 'appArmorProfile') {
-      // The checks' validateWindows does not hold it; the agent writes no AppArmor profile for a Windows pod.
-      problems.push(problem(`${prop}.${key}`, 'unset on a Windows agent (a Linux-only field)', sc[key]));
     } else if (sc[key] !== undefined && !windows && key === 'windowsOptions') {
       problems.push(problem(`${prop}.windowsOptions`, "unset on a Linux agent (give the policy operatingSystem: 'windows')", sc[key]));
     }

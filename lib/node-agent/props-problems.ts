@@ -107,10 +107,6 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
     problems.push(problem('props[key]', `one of ${PROP_KEYS.join(', ')}`, key));
   }
   if (windows) {
-    // The host namespaces the checks' validateWindows does not hold: no Windows pod shares them.
-    for (const key of ['hostPID', 'hostIPC'] as const) {
-      if (props[key] === true) problems.push(problem(key, 'false or unset on a Windows agent', props[key]));
-    }
     problems.push(...podWindowsProblems(props as unknown as Record<string, unknown>));
   }
   if (props.seccompProfile !== undefined && !windows && !isRecord(props.seccompProfile)) {

@@ -247,7 +247,13 @@ describe('NodeAgent on Windows', () => {
     const chart = Testing.chart();
     expect(() => agentIn(chart, { policy: windows(chart), hostProcess: true, hostNetwork: false })).toThrow(/'hostNetwork' must be valid \(hostNetwork must be true if pod contains any hostProcess containers\) but got false/);
     const other = Testing.chart();
-    expect(() => agentIn(other, { policy: windows(other), runAsUser: 1000, hostPID: true })).toThrow(/'hostPID' must be false or unset on a Windows agent[\s\S]*'runAsUser' must be unset \(cannot be set for a windows pod\) but got 1000/);
+    expect(() => agentIn(other, { policy: windows(other), runAsUser: 1000, hostPID: true })).toThrow(/'runAsUser' must be unset \(cannot be set for a windows pod\) but got 1000[\s\S]*'hostPID' must be unset \(cannot be set for a windows pod\) but got true/);
+    // hostPID, hostIPC and an AppArmor profile are the checks' validateWindows too (the servers: "Forbidden: cannot be set for a windows pod").
+    const third = Testing.chart();
+    expect(() => agentIn(third, { policy: windows(third), hostIPC: true, containers: [{ name: 'agent', image: 'example.com/agent:1', securityContext: { appArmorProfile: 'runtime/default' } }] }))
+      .toThrow(/'hostIPC' must be unset \(cannot be set for a windows pod\) but got true[\s\S]*'containers\[0\]\.securityContext\.appArmorProfile' must be unset \(cannot be set for a windows pod\) but got "runtime\/default"/);
+    const fourth = Testing.chart();
+    expect(() => agentIn(fourth, { policy: windows(fourth), hostPID: false, hostIPC: false })).not.toThrow();
   });
 });
 

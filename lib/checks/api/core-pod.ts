@@ -334,13 +334,16 @@ const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 export function checkWindows(add: Add, pod: PodTemplate): void {
   const forbid = (path: string) => add(RULES.apiSecurityContext, path, 'Forbidden: cannot be set for a windows pod');
   const podContext = isRecord(pod.spec.securityContext) ? pod.spec.securityContext : {};
-  for (const field of ['seLinuxOptions', 'seccompProfile', 'fsGroup', 'fsGroupChangePolicy', 'sysctls', 'runAsUser', 'runAsGroup', 'supplementalGroups']) {
+  for (const field of ['seLinuxOptions', 'seccompProfile', 'appArmorProfile', 'fsGroup', 'fsGroupChangePolicy', 'sysctls', 'runAsUser', 'runAsGroup', 'supplementalGroups']) {
     if (podContext[field] !== undefined) forbid(join(pod.specPath, 'securityContext', field));
   }
-  if (pod.spec.shareProcessNamespace !== undefined) forbid(join(pod.specPath, 'shareProcessNamespace'));
+  // The host namespaces only when true: false is what the server defaults them to.
+  for (const field of ['shareProcessNamespace', 'hostPID', 'hostIPC']) {
+    if (field === 'shareProcessNamespace' ? pod.spec[field] !== undefined : pod.spec[field] === true) forbid(join(pod.specPath, field));
+  }
   for (const c of containersOf(pod)) {
     const sc = isRecord(c.container.securityContext) ? c.container.securityContext : {};
-    for (const field of ['seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged', 'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup']) {
+    for (const field of ['seLinuxOptions', 'seccompProfile', 'appArmorProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged', 'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup']) {
       if (sc[field] !== undefined) forbid(join(c.path, 'securityContext', field));
     }
   }
