@@ -4,7 +4,9 @@
  * cdk8s-plus Probe that any container takes like the others.
  */
 import * as kplus from 'cdk8s-plus-28';
+import { checkHttpHeaders } from '../checks/api/core-probes';
 import { defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { askChecks } from '../prop-checks';
 import { throwIfProblem } from '../validate-props';
 
 /** A header of a probe's HTTP request. */
@@ -24,15 +26,23 @@ export interface AgentHttpGetProbeOptions extends kplus.HttpGetProbeOptions {
   readonly headers?: ProbeHttpHeader[];
 }
 
-/** A header name as the API server takes it (k8s.io/apimachinery validation: IsHTTPHeaderName). */
-const HTTP_HEADER_NAME = /^[-A-Za-z0-9]+$/;
+/**
+ * What the API server refuses in a header's name (validateHTTPHeader:
+ * IsHTTPHeaderName), asked of the checks. The server names the list, not
+ * the entry, so each name is asked alone, in a fragment whose `httpHeaders`
+ * is that name: the message quotes it and names `headers[i].name`.
+ */
+function headerNameProblems(prop: string, name: string): Problem[] {
+  const fragment = { httpHeaders: name };
+  return askChecks(prop, fragment, [[/^httpHeaders$/, '']], (add) => checkHttpHeaders(add, 'httpHeaders', [{ name }]));
+}
 
 function headerProblems(headers: unknown): Problem[] {
   if (!Array.isArray(headers)) {
     return [problem('headers', 'an array of { name, value }', headers)];
   }
   return headers.flatMap((h, i) => (isRecord(h) ? defined(
-    typeof h.name === 'string' && HTTP_HEADER_NAME.test(h.name) ? undefined : problem(`headers[${i}].name`, 'an HTTP header name (letters, digits and dashes)', h.name),
+    ...(typeof h.name === 'string' ? headerNameProblems(`headers[${i}].name`, h.name) : [problem(`headers[${i}].name`, 'an HTTP header name (letters, digits and dashes)', h.name)]),
     typeof h.value === 'string' ? undefined : problem(`headers[${i}].value`, 'a string', h.value),
     ...Object.keys(h).filter((k) => k !== 'name' && k !== 'value').map((k) => problem(`headers[${i}][key]`, 'name or value', k)),
   ) : [problem(`headers[${i}]`, 'an object { name, value }', h)]));

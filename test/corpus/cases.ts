@@ -149,6 +149,9 @@ export const CORPUS: readonly CorpusCase[] = [
   make('probe-http-port-name', daemonSet, ok, (_, __, c) => { c.ports = [{ containerPort: 8080, name: 'http' }]; c.readinessProbe = { httpGet: { path: '/', port: 'http' } }; }),
   make('probe-negative-period', daemonSet, no, (_, __, c) => { c.readinessProbe = { exec: { command: ['true'] }, periodSeconds: -1 }; }),
   make('probe-grpc', daemonSet, ok, (_, __, c) => { c.readinessProbe = { grpc: { port: 9090 } }; }),
+  // validateHTTPHeader: each httpHeaders name is IsHTTPHeaderName (letters, digits, dashes).
+  make('probe-http-header-name-space', daemonSet, no, (_, __, c) => { c.readinessProbe = { httpGet: { path: '/', port: 8080, httpHeaders: [{ name: 'bad name', value: 'x' }] } }; }),
+  make('probe-http-header-name-dashes', daemonSet, ok, (_, __, c) => { c.readinessProbe = { httpGet: { path: '/', port: 8080, httpHeaders: [{ name: 'X-Require-K8s-9', value: '' }] } }; }),
   make('lifecycle-no-handler', daemonSet, no, (_, __, c) => { c.lifecycle = { preStop: {} }; }),
   make('lifecycle-exec', daemonSet, ok, (_, __, c) => { c.lifecycle = { preStop: { exec: { command: ['true'] } } }; }),
 

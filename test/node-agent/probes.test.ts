@@ -52,11 +52,27 @@ describe('AgentProbe.httpGet', () => {
   });
 
   test.each([
-    ['a header name with a space', [{ name: 'require k8s', value: 'false' }], /'headers\[0\]\.name' must be an HTTP header name/],
+    ['a header name with a space', [{ name: 'require k8s', value: 'false' }], /'headers\[0\]\.name' must be valid \(a valid HTTP header must consist of alphanumeric characters or '-'.*\) but got "require k8s"/],
+    ['a header name that is not a string', [{ name: 7, value: 'x' }], /'headers\[0\]\.name' must be an HTTP header name \(letters, digits and dashes\) but got 7/],
     ['a header value that is not a string', [{ name: 'brief', value: true }], /'headers\[0\]\.value' must be a string but got true/],
     ['a header with an unknown key', [{ name: 'brief', value: 'true', values: ['x'] }], /'headers\[0\]' key must be name or value but got "values"/],
     ['headers that are not an array', { brief: 'true' }, /'headers' must be an array of \{ name, value \}/],
   ])('refuses %s, as the API server would', (_, headers, message) => {
     expect(() => AgentProbe.httpGet('/healthz', { headers: headers as never })).toThrow(message);
+  });
+
+  test('gives the verdict of the checks (validateHTTPHeader), whose rule a header name is: both refuse a name with a space, both take letters, digits and dashes', () => {
+    // GIVEN a manifest whose probe sends a header named with a space
+    const { ds } = containerWith({ readiness: AgentProbe.httpGet('/healthz', { port: 9879, headers: [{ name: 'X-Require-K8s-9', value: '' }] }) });
+    const bad = JSON.parse(JSON.stringify(ds));
+    bad.spec.template.spec.containers[0].readinessProbe.httpGet.httpHeaders[0].name = 'bad name';
+
+    // WHEN the construct and the checks judge the two names
+    const refused = () => AgentProbe.httpGet('/healthz', { port: 9879, headers: [{ name: 'bad name', value: '' }] });
+
+    // THEN both take the dashed one and both refuse the spaced one, the checks at the list's path as the servers say
+    expect(checkObject(ds).filter(isBlocking)).toEqual([]);
+    expect(refused).toThrow(/'headers\[0\]\.name' must be valid/);
+    expect(checkObject(bad).filter(isBlocking).map((f) => f.path)).toEqual(['spec.template.spec.containers[0].readinessProbe.httpGet.httpHeaders']);
   });
 });

@@ -11,23 +11,9 @@ import { Rule, RULES } from '../rules';
 import { DEFAULT_KUBERNETES_VERSION, KubernetesVersion } from '../versions';
 import { Add, checkLabels, invalid, isInt, isRecord, list, unsupported } from './common';
 import { checkAffinity, checkTolerations, checkTopologySpread } from './core-pod-scheduling';
+import { checkProbes } from './core-probes';
 import { checkVolumeMounts, checkVolumes } from './core-volumes';
-import { envNameProblem, lifecycleHandlers, regularContainerRestartPolicy } from './versioned';
-
-/** validatePortNumOrName: 1-65535, or an IANA name. */
-export function checkPortNumOrName(add: Add, rule: Rule, path: string, port: unknown): void {
-  if (isInt(port)) {
-    if (port < 1 || port > 65535) add(rule, path, `Invalid value: ${port}: must be between 1 and 65535, inclusive`);
-  } else if (typeof port === 'string') {
-    if (/^\d+$/.test(port)) {
-      // The API server refuses numeric strings for ports ("must contain at least one letter").
-      add(rule, path, `Invalid value: ${show(port)}: must contain at least one letter (a-z)`);
-    } else {
-      const problem = portNameProblem(port);
-      if (problem) add(rule, path, `Invalid value: ${show(port)}: ${problem}`);
-    }
-  }
-}
+import { envNameProblem, regularContainerRestartPolicy } from './versioned';
 
 /** The protocols of ports (core/v1 Protocol). */
 export const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
@@ -146,62 +132,6 @@ export function checkResources(add: Add, path: string, c: KubeObject): void {
       } else if (lim !== undefined && !STANDARD_RESOURCES.includes(name) && (req === undefined || compareQuantities(req, lim) !== 0)) {
         // Extended resources cannot be overcommitted.
         add(RULES.apiResources, join(path, 'resources', 'requests', name), `Invalid value: ${show(value)}: must be equal to ${name} limit of ${show(r.limits[name])}`);
-      }
-    }
-  }
-}
-
-/** validateHandler: exactly one of the handler fields. */
-function checkHandler(add: Add, path: string, handler: KubeObject, kinds: readonly string[]): void {
-  const set = kinds.filter((k) => isRecord(handler[k]));
-  if (set.length === 0) {
-    add(RULES.apiProbes, path, 'Required value: must specify a handler type');
-  } else if (set.length > 1) {
-    add(RULES.apiProbes, join(path, set[1]), 'Forbidden: may not specify more than 1 handler type');
-  }
-  if (isRecord(handler.httpGet)) {
-    if (handler.httpGet.port === undefined) add(RULES.apiProbes, join(path, 'httpGet', 'port'), 'Required value');
-    else checkPortNumOrName(add, RULES.apiProbes, join(path, 'httpGet', 'port'), handler.httpGet.port);
-    if (handler.httpGet.scheme !== undefined && !['HTTP', 'HTTPS'].includes(handler.httpGet.scheme)) {
-      add(RULES.apiProbes, join(path, 'httpGet', 'scheme'), unsupported(handler.httpGet.scheme, ['HTTP', 'HTTPS']));
-    }
-  }
-  if (isRecord(handler.tcpSocket)) {
-    if (handler.tcpSocket.port === undefined) add(RULES.apiProbes, join(path, 'tcpSocket', 'port'), 'Required value');
-    else checkPortNumOrName(add, RULES.apiProbes, join(path, 'tcpSocket', 'port'), handler.tcpSocket.port);
-  }
-  if (isRecord(handler.exec) && (!Array.isArray(handler.exec.command) || handler.exec.command.length === 0)) {
-    add(RULES.apiProbes, join(path, 'exec', 'command'), 'Required value');
-  }
-  if (isRecord(handler.grpc) && isInt(handler.grpc.port) && (handler.grpc.port < 1 || handler.grpc.port > 65535)) {
-    add(RULES.apiProbes, join(path, 'grpc', 'port'), `Invalid value: ${handler.grpc.port}: must be between 1 and 65535, inclusive`);
-  }
-}
-
-function checkProbes(add: Add, path: string, c: KubeObject, init: boolean, version: KubernetesVersion): void {
-  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
-    const p = c[probe];
-    if (!isRecord(p)) continue;
-    const at = join(path, probe);
-    if (init && !c.restartPolicy) {
-      add(RULES.apiProbes, at, 'Forbidden: may not be set for init containers without restartPolicy=Always');
-      continue;
-    }
-    checkHandler(add, at, p, ['exec', 'httpGet', 'tcpSocket', 'grpc']);
-    for (const field of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold', 'terminationGracePeriodSeconds']) {
-      if (isInt(p[field]) && p[field] < 0) add(RULES.apiProbes, join(at, field), `Invalid value: ${p[field]}: must be greater than or equal to 0`);
-    }
-    if (probe !== 'readinessProbe' && isInt(p.successThreshold) && p.successThreshold !== 1) {
-      add(RULES.apiProbes, join(at, 'successThreshold'), `Invalid value: ${p.successThreshold}: must be 1`);
-    }
-    if (probe === 'readinessProbe' && p.terminationGracePeriodSeconds !== undefined) {
-      add(RULES.apiProbes, join(at, 'terminationGracePeriodSeconds'), 'Invalid value: must not be set for readinessProbes');
-    }
-  }
-  if (isRecord(c.lifecycle)) {
-    for (const hook of ['postStart', 'preStop']) {
-      if (isRecord(c.lifecycle[hook])) {
-        checkHandler(add, join(path, 'lifecycle', hook), c.lifecycle[hook], lifecycleHandlers(version));
       }
     }
   }

@@ -8,7 +8,8 @@ import { join, KubeObject, show } from '../finding';
 import { PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
 import { Add, checkLabels, checkNonNegative, invalid, isInt, isRecord, list, unsupported } from './common';
-import { checkPortNumOrName, checkTemplateRestartPolicy, PROTOCOLS } from './core-pod';
+import { checkTemplateRestartPolicy, PROTOCOLS } from './core-pod';
+import { checkPortNumOrName } from './core-probes';
 import { checkFinalizers } from './meta';
 
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
