@@ -83,11 +83,7 @@ function checksVerdict(c: PropCase): Finding[] {
 /** The prop a manifest path of the case's object comes from: the DaemonSet's table, or the baseline's one Service (`services[0]`). */
 function propOfCasePath(c: PropCase, path: string): string {
   if (c.kind === 'Service') {
-<<<<<<< HEAD
-    return path.replace(/^metadata\.name$/, 'services[0].name').replace(/^spec\.ports\[(\d+)\]\.port/, 'services[0].ports[$1].servicePort').replace(/^spec\.ports\[(\d+)\]/, 'services[0].ports[$1]');
-=======
-    return path.replace(/^spec\.ports\[(\d+)\]\.port/, 'services[0].ports[$1].servicePort').replace(/^spec\.ports\[(\d+)\]/, 'services[0].ports[$1]').replace(/^spec\./, 'services[0].');
->>>>>>> a202129 (internalTrafficPolicy: the checks hold validateServiceInternalTrafficFieldsValue (Cluster or Local; they accepted any value, which both servers refuse: 'Unsupported value: "Node"'), and AgentService asks them instead of restating it; corpus and verdict cases at the edge)
+    return path.replace(/^metadata\.name$/, 'services[0].name').replace(/^spec\.ports\[(\d+)\]\.port/, 'services[0].ports[$1].servicePort').replace(/^spec\.ports\[(\d+)\]/, 'services[0].ports[$1]').replace(/^spec\./, 'services[0].');
   }
   return propOfDaemonSetPath(path, manifestOf(c)) ?? path;
 }
