@@ -1,7 +1,9 @@
 import { Construct } from 'constructs';
-import { Affinity, affinityMatches, checkNodeSelectorRequirement, NodeSelectorRequirement, selectorMatches, Toleration } from './k8s/scheduling';
+import { checkNodeSelectorRequirement } from './checks/api/core-pod-scheduling';
+import { Affinity, affinityMatches, NodeSelectorRequirement, parseInt64, selectorMatches, Toleration } from './k8s/scheduling';
 import { checkLabels, checkLabelValue, defined, isRecord, Problem, problem } from './k8s/syntax';
 import { NodeToleration } from './node-toleration';
+import { askChecks } from './prop-checks';
 import { reportProblems } from './validate-props';
 
 /** @internal The node label the kubelet sets to the node's operating system. */
@@ -117,6 +119,33 @@ function copyRequirement(r: NodeSelectorRequirement): NodeSelectorRequirement {
   return { key: r.key, operator: r.operator, ...(r.values !== undefined ? { values: [...r.values] } : {}) };
 }
 
+/**
+ * The problems of one node selector requirement. The API server's rules
+ * (ValidateNodeSelectorRequirement: the operator, how many values, the key)
+ * are asked of the checks, their one home. The policy's own: In and NotIn
+ * values are label values (the server checks them only from 1.33, but no
+ * node label could match another, and the scheduler cannot parse the term),
+ * and a Gt or Lt value is an integer (the scheduler's parser refuses another,
+ * so the term matches no node).
+ */
+function requirementProblems(prop: string, requirement: unknown): Problem[] {
+  if (!isRecord(requirement)) {
+    return [problem(prop, 'an object { key, operator, values? }', requirement)];
+  }
+  const r = requirement as Record<string, unknown>;
+  if (r.values !== undefined && (!Array.isArray(r.values) || r.values.some((v) => typeof v !== 'string'))) {
+    return [problem(`${prop}.values`, 'an array of strings', r.values)];
+  }
+  const problems = askChecks(prop, r, [], (add) => checkNodeSelectorRequirement(add, '', r));
+  const values = (r.values ?? []) as string[];
+  if (r.operator === 'In' || r.operator === 'NotIn') {
+    values.forEach((v, i) => problems.push(...defined(checkLabelValue(`${prop}.values[${i}]`, v))));
+  } else if ((r.operator === 'Gt' || r.operator === 'Lt') && values.length === 1 && parseInt64(values[0]) === undefined) {
+    problems.push(problem(`${prop}.values[0]`, `an integer when operator is ${r.operator} (the scheduler parses no other, so the term would match no node)`, values[0]));
+  }
+  return problems;
+}
+
 /** The problems of a policy's props, with the prop names of {@link NodePolicyProps}. */
 function problemsOf(props: NodePolicyProps): Problem[] {
   if (!isRecord(props)) {
@@ -130,7 +159,7 @@ function problemsOf(props: NodePolicyProps): Problem[] {
     if (!Array.isArray(props.matchExpressions)) {
       problems.push(problem('matchExpressions', 'an array of { key, operator, values? }', props.matchExpressions));
     } else {
-      props.matchExpressions.forEach((r, i) => problems.push(...checkNodeSelectorRequirement(`matchExpressions[${i}]`, r)));
+      props.matchExpressions.forEach((r, i) => problems.push(...requirementProblems(`matchExpressions[${i}]`, r)));
     }
   }
   if (props.anyOf !== undefined) {
@@ -141,7 +170,7 @@ function problemsOf(props: NodePolicyProps): Problem[] {
         if (!Array.isArray(term) || term.length === 0) {
           problems.push(problem(`anyOf[${i}]`, 'a non-empty array of { key, operator, values? } (a term with no requirement matches no node)', term));
         } else {
-          term.forEach((r, j) => problems.push(...checkNodeSelectorRequirement(`anyOf[${i}][${j}]`, r)));
+          term.forEach((r, j) => problems.push(...requirementProblems(`anyOf[${i}][${j}]`, r)));
         }
       });
     }

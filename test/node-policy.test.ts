@@ -1,6 +1,7 @@
 import { Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { LabeledNodePolicy, NodeAgent, NodePolicy, NodeRequirement, NodeToleration, TaintEffect } from '../lib';
+import { checkObject, isBlocking } from '../lib/checks';
 import { evaluateNodes, KubeNode, schedulingOfPolicy, schedulingOfWorkload } from '../lib/eligibility';
 import { only, synth } from './util';
 
@@ -93,11 +94,11 @@ describe('NodePolicy', () => {
     }
     expect(message.split('\n')).toEqual([
       'test/Policy: \'matchLabels\' key must be a qualified name ([prefix/]name: an optional DNS-1123 subdomain prefix of at most 253 characters, then a name of at most 63 characters of A-Z, a-z, 0-9, \'-\', \'_\' and \'.\', starting and ending with a letter or digit) but got "a b"',
-      'test/Policy: \'matchExpressions[0].values\' must be non-empty when operator is In but got undefined',
-      'test/Policy: \'matchExpressions[1].values\' must be empty when operator is Exists but got ["a"]',
-      'test/Policy: \'matchExpressions[2].values\' must be exactly one integer when operator is Gt but got ["many"]',
-      'test/Policy: \'matchExpressions[3].values\' must be exactly one integer when operator is Lt but got ["1","2"]',
-      'test/Policy: \'matchExpressions[4].operator\' must be one of In, NotIn, Exists, DoesNotExist, Gt, Lt but got "Near"',
+      'test/Policy: \'matchExpressions[0].values\' must be specified when `operator` is \'In\' or \'NotIn\'',
+      'test/Policy: \'matchExpressions[1].values\' must be unset (may not be specified when `operator` is \'Exists\' or \'DoesNotExist\') but got ["a"]',
+      'test/Policy: \'matchExpressions[2].values[0]\' must be an integer when operator is Gt (the scheduler parses no other, so the term would match no node) but got "many"',
+      'test/Policy: \'matchExpressions[3].values\' must be specified single value when `operator` is \'Lt\' or \'Gt\'',
+      'test/Policy: \'matchExpressions[4].operator\' must be one of "DoesNotExist", "Exists", "Gt", "In", "Lt", "NotIn" but got "Near"',
       expect.stringMatching(/^test\/Policy: 'matchExpressions\[5\]\.values\[0\]' must be a label value .* but got "a;b"$/),
       'test/Policy: \'architectures\' must be a non-empty array of architectures such as [\'amd64\', \'arm64\'] but got []',
     ]);
@@ -112,6 +113,48 @@ describe('NodePolicy', () => {
     const policy = new LabeledNodePolicy(Testing.chart(), 'Policy', { key: 'a', value: 'b' });
     expect(NodePolicy.isNodePolicy(policy)).toBe(true);
     expect(NodePolicy.isNodePolicy({ matchLabels: {} })).toBe(false);
+  });
+});
+
+describe("one home for ValidateNodeSelectorRequirement: NodePolicy asks the checks' checkNodeSelectorRequirement", () => {
+  /** The checks' server rules on the baseline DaemonSet with the requirement as its one required node affinity term. */
+  function checksRefuse(requirement: Record<string, unknown>): string[] {
+    const chart = Testing.chart();
+    new NodeAgent(chart, 'Agent', { policy: new NodePolicy(chart, 'P'), name: 'agent', containers: [{ name: 'a', image: 'busybox:1.36' }] });
+    const ds = only(synth(chart), 'DaemonSet');
+    ds.spec.template.spec.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [requirement] }] } } };
+    return checkObject(ds, undefined, { kubernetesVersion: '1.28' }).filter((f) => isBlocking(f) && f.rule.waivable !== true).map((f) => f.path);
+  }
+  const policyRefuses = (requirement: Record<string, unknown>) => {
+    try {
+      new NodePolicy(Testing.chart(), 'P', { matchExpressions: [requirement as never] });
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  const T = 'spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]';
+
+  test.each([
+    ['In without values', { key: 'zone', operator: 'In' }, [`${T}.values`]],
+    ['Exists with a value', { key: 'zone', operator: 'Exists', values: ['a'] }, [`${T}.values`]],
+    ['Lt with two values', { key: 'cores', operator: 'Lt', values: ['1', '2'] }, [`${T}.values`]],
+    ['an unknown operator', { key: 'zone', operator: 'Near', values: ['a'] }, [`${T}.operator`]],
+    ['a key with a space', { key: 'a b', operator: 'Exists' }, [`${T}.key`]],
+    ['In with one value', { key: 'zone', operator: 'In', values: ['a'] }, []],
+    ['Gt with one integer', { key: 'cores', operator: 'Gt', values: ['8'] }, []],
+    ['DoesNotExist without values', { key: 'gpu', operator: 'DoesNotExist' }, []],
+  ])('%s: the policy and the checks give one verdict', (_, requirement, paths) => {
+    expect(checksRefuse(requirement)).toEqual(paths);
+    expect(policyRefuses(requirement)).toBe(paths.length > 0);
+  });
+
+  test.each([
+    ['Gt with a value that is no integer', { key: 'cores', operator: 'Gt', values: ['many'] }],
+    ['In with a value that is no label value (the server checks it only from 1.33)', { key: 'zone', operator: 'In', values: ['a;b'] }],
+  ])("%s: the policy's own refusal, which the server rules at 1.28 accept", (_, requirement) => {
+    expect(checksRefuse(requirement)).toEqual([]);
+    expect(policyRefuses(requirement)).toBe(true);
   });
 });
 

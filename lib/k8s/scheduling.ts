@@ -181,50 +181,6 @@ export function affinityMatches(terms: readonly NodeSelectorTerm[], name: string
 }
 
 /**
- * The API server's rules for one node selector requirement
- * (pkg/apis/core/validation: ValidateNodeSelectorRequirement): a qualified
- * key; In and NotIn need values, Exists and DoesNotExist take none, Gt and Lt
- * take exactly one integer. Values of In and NotIn must be label values here
- * (the server does not check them, but no node label could match another).
- */
-export function checkNodeSelectorRequirement(prop: string, requirement: unknown): Problem[] {
-  if (!isRecord(requirement)) {
-    return [problem(prop, 'an object { key, operator, values? }', requirement)];
-  }
-  const r = requirement as Record<string, unknown>;
-  const problems = defined(checkQualifiedName(`${prop}.key`, r.key));
-  const values = r.values;
-  if (values !== undefined && (!Array.isArray(values) || values.some((v) => typeof v !== 'string'))) {
-    return [...problems, problem(`${prop}.values`, 'an array of strings', values)];
-  }
-  const list = (values ?? []) as string[];
-  switch (r.operator) {
-    case 'In':
-    case 'NotIn':
-      if (list.length === 0) {
-        problems.push(problem(`${prop}.values`, `non-empty when operator is ${r.operator}`, values));
-      }
-      list.forEach((v, i) => problems.push(...defined(checkLabelValue(`${prop}.values[${i}]`, v))));
-      break;
-    case 'Exists':
-    case 'DoesNotExist':
-      if (list.length > 0) {
-        problems.push(problem(`${prop}.values`, `empty when operator is ${r.operator}`, values));
-      }
-      break;
-    case 'Gt':
-    case 'Lt':
-      if (list.length !== 1 || parseInt64(list[0]) === undefined) {
-        problems.push(problem(`${prop}.values`, `exactly one integer when operator is ${r.operator}`, values));
-      }
-      break;
-    default:
-      problems.push(problem(`${prop}.operator`, `one of ${NODE_SELECTOR_OPERATORS.join(', ')}`, r.operator));
-  }
-  return problems;
-}
-
-/**
  * The API server's rules for one toleration (pkg/apis/core/validation:
  * ValidateTolerations): a qualified key, or none with Exists; Exists takes no
  * value; Equal's value is a label value; a known effect; tolerationSeconds

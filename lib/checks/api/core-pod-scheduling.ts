@@ -44,26 +44,33 @@ export function checkTolerations(add: Add, path: string, tolerations: unknown): 
 
 const NODE_OPERATORS = ['DoesNotExist', 'Exists', 'Gt', 'In', 'Lt', 'NotIn'];
 
+/**
+ * ValidateNodeSelectorRequirement: In and NotIn need values, Exists and
+ * DoesNotExist take none, Gt and Lt take exactly one; a known operator; a
+ * qualified key. (The values as label values are the term's, by version:
+ * checkAffinity.) The constructs (NodePolicy's matchExpressions and anyOf) ask it too.
+ */
+export function checkNodeSelectorRequirement(add: Add, path: string, r: KubeObject): void {
+  const values: unknown[] = Array.isArray(r.values) ? r.values : [];
+  switch (r.operator) {
+    case 'In': case 'NotIn':
+      if (values.length === 0) add(RULES.apiAffinity, join(path, 'values'), "Required value: must be specified when `operator` is 'In' or 'NotIn'");
+      break;
+    case 'Exists': case 'DoesNotExist':
+      if (values.length > 0) add(RULES.apiAffinity, join(path, 'values'), "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+      break;
+    case 'Gt': case 'Lt':
+      if (values.length !== 1) add(RULES.apiAffinity, join(path, 'values'), "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'");
+      break;
+    default:
+      add(RULES.apiAffinity, join(path, 'operator'), unsupported(r.operator, NODE_OPERATORS));
+  }
+  const problem = checkQualifiedName('key', r.key);
+  if (problem) add(RULES.apiAffinity, join(path, 'key'), invalid(r.key, problem)!);
+}
+
 function checkNodeSelectorTerm(add: Add, path: string, term: KubeObject): void {
-  list(term.matchExpressions).forEach((r, i) => {
-    const at = join(path, 'matchExpressions', i);
-    const values: unknown[] = Array.isArray(r.values) ? r.values : [];
-    switch (r.operator) {
-      case 'In': case 'NotIn':
-        if (values.length === 0) add(RULES.apiAffinity, join(at, 'values'), "Required value: must be specified when `operator` is 'In' or 'NotIn'");
-        break;
-      case 'Exists': case 'DoesNotExist':
-        if (values.length > 0) add(RULES.apiAffinity, join(at, 'values'), "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
-        break;
-      case 'Gt': case 'Lt':
-        if (values.length !== 1) add(RULES.apiAffinity, join(at, 'values'), "Required value: must be specified single value when `operator` is 'Lt' or 'Gt'");
-        break;
-      default:
-        add(RULES.apiAffinity, join(at, 'operator'), unsupported(r.operator, NODE_OPERATORS));
-    }
-    const problem = checkQualifiedName('key', r.key);
-    if (problem) add(RULES.apiAffinity, join(at, 'key'), invalid(r.key, problem)!);
-  });
+  list(term.matchExpressions).forEach((r, i) => checkNodeSelectorRequirement(add, join(path, 'matchExpressions', i), r));
   list(term.matchFields).forEach((r, i) => {
     const at = join(path, 'matchFields', i);
     if (r.key !== 'metadata.name') {
