@@ -53,11 +53,16 @@ function baseProps(chart: Chart): Record<string, unknown> {
   };
 }
 
+/** The case's edits of the baseline, copied: the case's own edits then change the copy, not the case. */
+function baseEdits(c: PropCase): Edit[] {
+  return (c.base ?? []).map((e) => ({ at: e.at, value: structuredClone(e.value) }));
+}
+
 /** The construct's verdict: the message of its error, or undefined when it builds. */
 function constructVerdict(c: PropCase): string | undefined {
   const chart = new Chart(appAt(c.version), 'test', { namespace: 'agents' });
   const props = baseProps(chart);
-  c.props.forEach((e) => setAt(props, e));
+  [...baseEdits(c), ...c.props].forEach((e) => setAt(props, e));
   try {
     new NodeAgent(chart, 'Agent', props as unknown as NodeAgentProps);
     return undefined;
@@ -69,7 +74,9 @@ function constructVerdict(c: PropCase): string | undefined {
 /** The case's manifest: the baseline agent's object with the case's values. */
 function manifestOf(c: PropCase): Manifest {
   const chart = new Chart(appAt(c.version), 'test', { namespace: 'agents' });
-  new NodeAgent(chart, 'Agent', baseProps(chart) as unknown as NodeAgentProps);
+  const props = baseProps(chart);
+  baseEdits(c).forEach((e) => setAt(props, e));
+  new NodeAgent(chart, 'Agent', props as unknown as NodeAgentProps);
   const obj: Manifest = only(Testing.synth(chart), c.kind ?? 'DaemonSet');
   (c.manifest ?? []).forEach((e) => setAt(obj, e));
   return obj;
@@ -80,8 +87,11 @@ function checksVerdict(c: PropCase): Finding[] {
   return checkObject(manifestOf(c), undefined, { kubernetesVersion: c.version ?? '1.28' }).filter(isBlocking);
 }
 
-/** The prop a manifest path of the case's object comes from: the DaemonSet's table, or the baseline's one Service (`services[0]`). */
+/** The prop a manifest path of the case's object comes from: the DaemonSet's table, the baseline's one Service (`services[0]`), or the case's one ClusterRole or Role (`serviceAccount.rules`, `.namespacedRules`). */
 function propOfCasePath(c: PropCase, path: string): string {
+  if (c.kind === 'ClusterRole' || c.kind === 'Role') {
+    return path.replace(/^rules/, c.kind === 'Role' ? 'serviceAccount.namespacedRules' : 'serviceAccount.rules');
+  }
   if (c.kind === 'Service') {
     return path.replace(/^metadata\.name$/, 'services[0].name').replace(/^spec\.ports\[(\d+)\]\.port/, 'services[0].ports[$1].servicePort').replace(/^spec\.ports\[(\d+)\]/, 'services[0].ports[$1]').replace(/^spec\./, 'services[0].');
   }

@@ -6,8 +6,10 @@
  */
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { checkRbac } from '../checks/api/rbac';
 import { clusterScoped } from '../cluster-scoped';
 import { checkDns1123Label, defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { askChecks } from '../prop-checks';
 import { AgentAdoption, ownName, ownRoleName, rbacNameProblem } from './adoption';
 import { rbacReasonProblems } from './rbac-reasons';
 
@@ -151,29 +153,33 @@ function strings(prop: string, value: unknown, min: number): Problem | undefined
     ? undefined : problem(prop, `an array of ${min > 0 ? 'at least one ' : ''}non-empty strings`, value);
 }
 
-/** @internal The problems of one rule (pkg/apis/rbac/validation: ValidatePolicyRule), unknown keys included. */
+/**
+ * @internal
+ * The problems of one rule, unknown keys included. Its shape (arrays of
+ * strings) is the construct's; what the API server refuses of it
+ * (ValidatePolicyRule: at least one verb, one resource and one API group, or
+ * nonResourceURLs alone and only cluster-wide) is asked of the checks on the
+ * Role or ClusterRole rule it renders.
+ */
 export function ruleProblems(prop: string, rule: unknown, namespaced: boolean): Problem[] {
   if (!isRecord(rule)) {
     return [problem(prop, 'an AgentPolicyRule { apiGroups, resources, verbs, resourceNames?, nonResourceURLs? }', rule)];
   }
   const problems = Object.keys(rule).filter((k) => !RULE_KEYS.includes(k)).map((k) => problem(`${prop}[key]`, `one of ${RULE_KEYS.join(', ')}`, k));
-  problems.push(...defined(strings(`${prop}.verbs`, rule.verbs, 1)));
-  if (rule.nonResourceURLs !== undefined) {
-    problems.push(...defined(
-      strings(`${prop}.nonResourceURLs`, rule.nonResourceURLs, 1),
-      namespaced ? problem(`${prop}.nonResourceURLs`, 'unset in a namespaced rule (non-resource URLs are cluster-wide)', rule.nonResourceURLs) : undefined,
-      rule.apiGroups !== undefined || rule.resources !== undefined || rule.resourceNames !== undefined
-        ? problem(prop, 'either a rule on resources or one on nonResourceURLs, not both', Object.keys(rule)) : undefined,
-    ));
-    return problems;
-  }
-  problems.push(...defined(
+  const shapes = defined(
+    strings(`${prop}.verbs`, rule.verbs, 0),
     // The core group is '', so apiGroups may hold empty strings.
-    Array.isArray(rule.apiGroups) && rule.apiGroups.length > 0 && rule.apiGroups.every((g) => typeof g === 'string')
-      ? undefined : problem(`${prop}.apiGroups`, "an array of at least one API group ('' for the core group)", rule.apiGroups),
-    strings(`${prop}.resources`, rule.resources, 1),
-    rule.resourceNames !== undefined ? strings(`${prop}.resourceNames`, rule.resourceNames, 1) : undefined,
-  ));
+    rule.apiGroups === undefined || (Array.isArray(rule.apiGroups) && rule.apiGroups.every((g) => typeof g === 'string'))
+      ? undefined : problem(`${prop}.apiGroups`, "an array of API groups ('' for the core group)", rule.apiGroups),
+    ...(['resources', 'resourceNames', 'nonResourceURLs'] as const).map((k) => (rule[k] !== undefined ? strings(`${prop}.${k}`, rule[k], 0) : undefined)),
+    // The server ignores resourceNames beside nonResourceURLs; a rule that gives both means something it does not do.
+    rule.nonResourceURLs !== undefined && rule.resourceNames !== undefined ? problem(`${prop}.resourceNames`, 'unset in a rule on nonResourceURLs (resource names name resources)', rule.resourceNames) : undefined,
+  );
+  problems.push(...shapes);
+  if (shapes.length === 0) {
+    const fragment = { kind: namespaced ? 'Role' : 'ClusterRole', rules: [{ apiGroups: rule.apiGroups, resources: rule.resources, verbs: rule.verbs, nonResourceURLs: rule.nonResourceURLs }] };
+    problems.push(...askChecks(prop, fragment, [[/^rules\[0\]\.?/, '']], (add) => checkRbac(add, fragment)));
+  }
   return problems;
 }
 

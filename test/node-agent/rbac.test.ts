@@ -68,10 +68,10 @@ describe('rules, Roles and bindings', () => {
 
   test('refuses rules the API server would refuse, naming the prop', () => {
     const build = (account: unknown) => () => objectsOf(account as AgentServiceAccount);
-    expect(build({ namespacedRules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.namespacedRules\[0\]\.nonResourceURLs' must be unset in a namespaced rule/);
-    expect(build({ rules: [{ apiGroups: [''], resources: ['pods'], nonResourceURLs: ['/x'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.rules\[0\]' must be either a rule on resources or one on nonResourceURLs, not both/);
-    expect(build({ rules: [{ apiGroups: [], resources: ['pods'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.rules\[0\]\.apiGroups' must be an array of at least one API group/);
-    expect(build({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: [] }] })).toThrow(/'serviceAccount\.rules\[0\]\.verbs' must be an array of at least one non-empty strings/);
+    expect(build({ namespacedRules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.namespacedRules\[0\]\.nonResourceURLs' must be valid \(namespaced rules cannot apply to non-resource URLs\) but got \["\/metrics"\]/);
+    expect(build({ rules: [{ apiGroups: [''], resources: ['pods'], nonResourceURLs: ['/x'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.rules\[0\]\.nonResourceURLs' must be valid \(rules cannot apply to both regular resources and non-resource URLs\) but got \["\/x"\]/);
+    expect(build({ rules: [{ apiGroups: [], resources: ['pods'], verbs: ['get'] }] })).toThrow(/'serviceAccount\.rules\[0\]\.apiGroups' must be set \(resource rules must supply at least one api group\)/);
+    expect(build({ rules: [{ apiGroups: [''], resources: ['pods'], verbs: [] }] })).toThrow(/'serviceAccount\.rules\[0\]\.verbs' must be set \(verbs must contain at least one value\)/);
     expect(build({ clusterRoles: ['a/b'] })).toThrow(/'serviceAccount\.clusterRoles\[0\]' may not contain '\/' \(pkg\/apis\/rbac\/validation: ValidateRBACName: a path segment name \(anything but '\.', '\.\.', '\/' and '%'\)\) but got "a\/b"/);
     expect(build({ role: [] })).toThrow(/'serviceAccount' key must be one of rules, namespacedRules, rulesIn, clusterRoles, automountToken, dangerousGrantsReason, subjects but got "role"/);
   });
