@@ -2,9 +2,10 @@
  * Pod scheduling semantics: node selectors, node affinity, tolerations
  * against taints. A leaf: plain Kubernetes objects, no cdk8s, nothing thrown.
  * The node policies render with these types, eligibility judges with these
- * functions, and the checks validate with these rules.
+ * functions, and the checks validate with these types (their rules live in
+ * lib/checks/api).
  */
-import { checkLabelValue, checkQualifiedName, defined, isRecord, Problem, problem } from './syntax';
+import { checkLabelValue } from './syntax';
 
 /** The operators of a node selector requirement (core/v1 NodeSelectorOperator). */
 export type NodeSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
@@ -178,45 +179,4 @@ export function affinityMatches(terms: readonly NodeSelectorTerm[], name: string
     return expressions.every((r) => requirementMatches(r, labelOf(labels, r.key)))
       && fields.every((r) => r.key === 'metadata.name' && requirementMatches(r, name));
   });
-}
-
-/**
- * The API server's rules for one toleration (pkg/apis/core/validation:
- * ValidateTolerations): a qualified key, or none with Exists; Exists takes no
- * value; Equal's value is a label value; a known effect; tolerationSeconds
- * only with NoExecute.
- */
-export function checkToleration(prop: string, toleration: unknown): Problem[] {
-  if (!isRecord(toleration)) {
-    return [problem(prop, 'an object { key?, operator?, value?, effect?, tolerationSeconds? }', toleration)];
-  }
-  const t = toleration as Record<string, unknown>;
-  const problems: Problem[] = [];
-  // An empty operator means Equal.
-  const operator = t.operator || 'Equal';
-  if (t.key !== undefined && t.key !== '') {
-    problems.push(...defined(checkQualifiedName(`${prop}.key`, t.key)));
-  } else if (operator !== 'Exists') {
-    problems.push(problem(`${prop}.operator`, "'Exists' when the key is empty", t.operator));
-  }
-  if (operator === 'Exists') {
-    if (t.value !== undefined && t.value !== '') {
-      problems.push(problem(`${prop}.value`, "empty when operator is 'Exists'", t.value));
-    }
-  } else if (operator === 'Equal') {
-    problems.push(...defined(checkLabelValue(`${prop}.value`, t.value ?? '')));
-  } else {
-    problems.push(problem(`${prop}.operator`, "'Exists' or 'Equal'", t.operator));
-  }
-  if (t.effect !== undefined && t.effect !== '' && !TAINT_EFFECTS.includes(t.effect as string)) {
-    problems.push(problem(`${prop}.effect`, `one of ${TAINT_EFFECTS.join(', ')}`, t.effect));
-  }
-  if (t.tolerationSeconds !== undefined) {
-    if (t.effect !== 'NoExecute') {
-      problems.push(problem(`${prop}.tolerationSeconds`, "set only when effect is 'NoExecute'", t.tolerationSeconds));
-    } else if (typeof t.tolerationSeconds !== 'number' || !Number.isInteger(t.tolerationSeconds)) {
-      problems.push(problem(`${prop}.tolerationSeconds`, 'an integer number of seconds', t.tolerationSeconds));
-    }
-  }
-  return problems;
 }
