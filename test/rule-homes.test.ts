@@ -89,6 +89,11 @@ function checksVerdict(c: PropCase): Finding[] {
 
 /** The prop a manifest path of the case's object comes from: the DaemonSet's table, the baseline's one Service (`services[0]`), or the case's one ClusterRole or Role (`serviceAccount.rules`, `.namespacedRules`). */
 function propOfCasePath(c: PropCase, path: string): string {
+  if (c.kind === 'ClusterRoleBinding') {
+    // The binding's first subject is the agent's ServiceAccount; serviceAccount.subjects follow.
+    const subject = /^subjects\[(\d+)\]/.exec(path);
+    return subject ? `serviceAccount.subjects[${Number(subject[1]) - 1}]${path.slice(subject[0].length)}` : path;
+  }
   if (c.kind === 'ClusterRole' || c.kind === 'Role') {
     return path.replace(/^rules/, c.kind === 'Role' ? 'serviceAccount.namespacedRules' : 'serviceAccount.rules');
   }

@@ -58,9 +58,14 @@ export interface AgentSubject {
   readonly namespace?: string;
 }
 
-const SUBJECT_KINDS = ['User', 'Group', 'ServiceAccount'];
-
-/** @internal The problems of a list of subjects (pkg/apis/rbac/validation: ValidateRoleBindingSubject). */
+/**
+ * @internal
+ * The problems of a list of subjects. Their shapes, and a ServiceAccount's
+ * namespace as a namespace name, are the construct's; what the API server
+ * refuses (ValidateRoleBindingSubject: the kind, a name, a ServiceAccount's
+ * name a DNS-1123 subdomain and its namespace set in a ClusterRoleBinding) is
+ * asked of the checks on each subject as a binding renders it.
+ */
 export function subjectProblems(prop: string, subjects: unknown, min: number): Problem[] {
   if (!Array.isArray(subjects) || subjects.length < min) {
     return [problem(prop, `an array of ${min > 0 ? 'at least one ' : ''}AgentSubject { kind, name, namespace? }`, subjects)];
@@ -68,13 +73,16 @@ export function subjectProblems(prop: string, subjects: unknown, min: number): P
   return subjects.flatMap((x: unknown, i: number) => {
     if (!isRecord(x)) return [problem(`${prop}[${i}]`, 'an AgentSubject { kind, name, namespace? }', x)];
     const at = `${prop}[${i}]`;
-    return defined(
+    const shapes = defined(
       ...Object.keys(x).filter((k) => !['kind', 'name', 'namespace'].includes(k)).map((k) => problem(`${at}[key]`, 'one of kind, name, namespace', k)),
-      SUBJECT_KINDS.includes(x.kind as string) ? undefined : problem(`${at}.kind`, `one of ${SUBJECT_KINDS.join(', ')}`, x.kind),
-      typeof x.name === 'string' && x.name !== '' ? undefined : problem(`${at}.name`, 'a non-empty name', x.name),
-      x.kind === 'ServiceAccount' ? checkDns1123Label(`${at}.namespace`, x.namespace) : undefined,
+      x.name === undefined || typeof x.name === 'string' ? undefined : problem(`${at}.name`, 'a string', x.name),
+      x.kind === 'ServiceAccount' && x.namespace !== undefined ? checkDns1123Label(`${at}.namespace`, x.namespace) : undefined,
       x.kind !== 'ServiceAccount' && x.namespace !== undefined ? problem(`${at}.namespace`, 'unset for a User or Group', x.namespace) : undefined,
     );
+    const fragment = { kind: 'ClusterRoleBinding', roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' }, subjects: [{ kind: x.kind, name: x.name, namespace: x.namespace }] };
+    return [...shapes, ...askChecks(at, fragment, [[/^subjects\[0\]\.?/, '']], (add) => checkRbac((rule, path, message) => {
+      if (path.startsWith('subjects[0]')) add(rule, path, message);
+    }, fragment)).map((p) => p.replace(/\.namespace' must be set$/, ".namespace' must be set (a ServiceAccount's namespace, a DNS-1123 label)"))];
   });
 }
 
