@@ -268,11 +268,6 @@ export function checkFiles(files: readonly string[], options: CheckOptions = {})
   return checkTexts(readFiles(files), options);
 }
 
-/** @internal Every finding for the files `cdk8s synth` wrote (the validation plugin's input), a Helm chart's templates included. */
-export function checkSynthesized(files: readonly string[], options: CheckOptions = {}): Finding[] {
-  return run(readFiles(files), options, true).findings;
-}
-
 /** @internal The report of the files `cdk8s synth` wrote (the validation plugin's input), a Helm chart's templates included. */
 export function checkSynthesizedReport(files: readonly string[], options: CheckOptions = {}): CheckReport {
   return run(readFiles(files), options, true);

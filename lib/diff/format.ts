@@ -3,7 +3,7 @@
  * details folded) and for tools (JSON: `{ objects, summary }`). All three
  * carry the same objects, impacts and messages.
  */
-import { markdownCell, printable, printableJson, printableLines } from '../eligibility/printable';
+import { markdownCell, printableJson, printableLines } from '../eligibility/printable';
 import { DiffReport, IMPACT_KINDS, ImpactKind, ObjectDiff } from './types';
 
 const MARK: Readonly<Record<ObjectDiff['change'], string>> = { added: '+', removed: '-', changed: '~' };
@@ -63,9 +63,4 @@ export function formatDiffMarkdown(report: DiffReport, title = 'node-reporter di
     lines.push('</details>');
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** @internal One line per impact, `kind: message`, for tests that compare the forms. */
-export function impactLines(report: DiffReport): string[] {
-  return report.objects.flatMap((o) => o.impacts.map((i) => `${objectTitle(o)} ${i.kind}: ${printable(i.message)}`));
 }
