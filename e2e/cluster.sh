@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# A local single-node Kubernetes cluster (v1.35.6 or v1.32.13) with a real
-# kubelet, for the walkthrough (npm run e2e) on machines without a cluster,
-# and for CI.
+# A local Kubernetes cluster (v1.35.6 or v1.32.13) of one control plane and
+# one or more real kubelets, for the walkthrough (npm run e2e) on machines
+# without a cluster, and for CI.
 #
-#   e2e/cluster.sh start [1.35|1.32]  start everything (default 1.35, or $NODE_REPORTER_K8S_VERSION);
-#                                     prints `export KUBECONFIG=... PATH=...` on stdout (eval it)
+#   e2e/cluster.sh start [1.35|1.32] [--nodes N]
+#                                     start everything (default 1.35, or $NODE_REPORTER_K8S_VERSION), with
+#                                     N nodes (1 to 5, default 1); prints `export KUBECONFIG=... PATH=...`
+#                                     on stdout (eval it)
 #   e2e/cluster.sh stop               stop what start started (by PID) and undo its host changes
+#   e2e/cluster.sh kubelet-stop I     stop node I's kubelet (its pods keep running): the node goes NotReady
+#   e2e/cluster.sh kubelet-start I    start node I's kubelet again
 #   e2e/cluster.sh host-state         print the host state start changes (for a before/after diff)
 #   e2e/cluster.sh images [1.35|1.32] build the images only (start imports them), and list them
 #
@@ -27,7 +31,17 @@
 # the host: its iptables rules, sysctls and conntrack's hash size.
 #
 # Everything listens on 127.0.0.1, except the kubelet on the bridge k132br0
-# (10.245.0.1) that this script creates. Every recipe detail comes from
+# (10.245.0.1) that this script creates. With --nodes N, node 1 is as above
+# (the host's network, mount and cgroup root /k132) and node I (2..N), named
+# $NODE-I, runs its own containerd and kubelet in network, mount and UTS
+# namespaces of its own: address 10.245.0.I on the bridge (a veth), pods in
+# 10.245.I.0/24 behind a bridge of its own (the host routes that range to the
+# node), cgroup root /k132nI, its own device-plugin folder bound over the
+# kubelet's fixed /var/lib/kubelet/device-plugins; node 1's pods then take
+# 10.245.0.128-254, clear of the nodes' addresses. The API server listens on
+# every address then (the kubelets of nodes 2..N reach it at 10.245.0.1).
+# The ports are below the kernel's ephemeral range (32768-60999), where an
+# outgoing connection of any program could hold one. Every recipe detail comes from
 # ../shared/k8s/v1.32.13/FACTS.md (and, for what differs in 1.35,
 # ../shared/k8s/v1.35.6/FACTS.md). Needs root (mounts, cgroups, netlink).
 set -euo pipefail
@@ -45,10 +59,18 @@ NODE_IP=10.245.0.1
 POD_SUBNET=10.245.0.0/24
 CGROUP_ROOT=k132
 CNI_NETWORK=node-reporter-e2e
-ETCD_PORT=44379
-ETCD_PEER_PORT=44380
-APISERVER_PORT=46443
-KUBELET_PORT=40250
+ETCD_PORT=12379
+ETCD_PEER_PORT=12380
+APISERVER_PORT=16443
+KUBELET_PORT=10250
+KUBELET_HEALTHZ_PORT=10248
+CONTROLLER_MANAGER_PORT=10257
+SCHEDULER_PORT=10259
+# The ports the host itself listens on (127.0.0.1, and the bridge's address).
+HOST_PORTS=($ETCD_PORT $ETCD_PEER_PORT $APISERVER_PORT $KUBELET_PORT $KUBELET_HEALTHZ_PORT $CONTROLLER_MANAGER_PORT $SCHEDULER_PORT)
+# The most nodes start takes (each costs a containerd and a kubelet).
+MAX_NODES=5
+NODES=1
 # The sysctls the kubelet sets (protectKernelDefaults: false), the one the
 # bridge plugin sets for a gateway, and kube-proxy's (as measured with
 # `sysctl -a` before and after e2e/adoption.ts): route_localnet for its
@@ -434,13 +456,13 @@ docker_reference() {
 start_process() {
   local name=$1
   shift
-  "$@" >"$RUN/$name.log" 2>&1 &
+  "$@" >>"$RUN/$name.log" 2>&1 &
   echo $! >"$RUN/$name.pid"
   log "started $name (pid $!)"
 }
 
 wait_for() {
-  local what=$1 tries=$2
+  local what=$1 tries=$2 i
   shift 2
   for ((i = 0; i < tries; i++)); do
     if "$@" >/dev/null 2>&1; then
@@ -474,14 +496,21 @@ pki() {
     -extfile "$p/server.ext" -out "$p/apiserver.crt" 2>/dev/null
   openssl genrsa -out "$p/sa.key" 2048 2>/dev/null
   openssl rsa -in "$p/sa.key" -pubout -out "$p/sa.pub" 2>/dev/null
-  local admin kubelet
+  local admin kubelet i
   admin=$(openssl rand -hex 16)
-  kubelet=$(openssl rand -hex 16)
-  printf '%s,admin,admin-uid,"system:masters"\n%s,system:node:%s,kubelet-uid,"system:nodes"\n' "$admin" "$kubelet" "$NODE" >"$p/tokens.csv"
+  printf '%s,admin,admin-uid,"system:masters"\n' "$admin" >"$p/tokens.csv"
   kubeconfig "$RUN/kubeconfig" admin "$admin"
-  kubeconfig "$RUN/kubelet.kubeconfig" "system:node:$NODE" "$kubelet"
+  # A token of its own for each node's kubelet (system:node:NAME, as the Node authorizer and NodeRestriction want).
+  for ((i = 1; i <= NODES; i++)); do
+    node_vars "$i"
+    kubelet=$(openssl rand -hex 16)
+    printf '%s,system:node:%s,kubelet-uid-%s,"system:nodes"\n' "$kubelet" "$N_NAME" "$i" >>"$p/tokens.csv"
+    mkdir -p "$N_DIR"
+    kubeconfig "$N_DIR/kubelet.kubeconfig" "system:node:$N_NAME" "$kubelet" "$N_SERVER"
+  done
 }
 
+# Writes a kubeconfig: FILE USER TOKEN [SERVER ADDRESS, default 127.0.0.1].
 kubeconfig() {
   cat >"$1" <<EOF
 apiVersion: v1
@@ -489,7 +518,7 @@ kind: Config
 clusters:
 - name: node-reporter-e2e
   cluster:
-    server: https://127.0.0.1:$APISERVER_PORT
+    server: https://${4:-127.0.0.1}:$APISERVER_PORT
     insecure-skip-tls-verify: true
 users:
 - name: $2
@@ -502,8 +531,28 @@ current-context: node-reporter-e2e
 EOF
 }
 
+# Node I's values (node_vars I): N_NAME, N_IP, N_DIR (its folder: the run
+# folder itself for node 1, as with one node), N_CGROUP, N_BRIDGE (its pods'
+# bridge), N_SUBNET and N_RANGE (their addresses), N_SERVER (the API server's
+# address as the node reaches it).
+node_vars() {
+  local i=$1
+  if ((i == 1)); then
+    N_NAME=$NODE N_IP=$NODE_IP N_DIR=$RUN N_CGROUP=$CGROUP_ROOT N_BRIDGE=$BRIDGE N_SUBNET=$POD_SUBNET N_SERVER=127.0.0.1 N_RANGE=
+    # With more nodes on the bridge (10.245.0.2, ...), node 1's pods keep clear of their addresses.
+    ((NODES == 1)) || N_RANGE='"rangeStart": "10.245.0.128", "rangeEnd": "10.245.0.254", '
+  else
+    N_NAME=$NODE-$i N_IP=10.245.0.$i N_DIR=$RUN/node$i N_CGROUP=${CGROUP_ROOT}n$i N_BRIDGE=k132pods N_SUBNET=10.245.$i.0/24 N_SERVER=$NODE_IP N_RANGE=
+  fi
+}
+
+# Node I's process names: node 1's as with one node, node I's with -I.
+node_process() {
+  (($2 == 1)) && echo "$1" || echo "$1-$2"
+}
+
 containerd_config() {
-  local c=$RUN/containerd
+  local c=$N_DIR/containerd
   mkdir -p "$c/root" "$c/state" "$c/opt" "$c/runc" "$c/cni/conf" "$c/cni/ipam"
   cat >"$c/config.toml" <<EOF
 version = 2
@@ -547,13 +596,13 @@ EOF
   "plugins": [
     {
       "type": "bridge",
-      "bridge": "$BRIDGE",
+      "bridge": "$N_BRIDGE",
       "isGateway": true,
       "ipMasq": false,
       "hairpinMode": true,
       "ipam": {
         "type": "host-local",
-        "ranges": [[{"subnet": "$POD_SUBNET"}]],
+        "ranges": [[{${N_RANGE}"subnet": "$N_SUBNET"}]],
         "routes": [{"dst": "0.0.0.0/0"}],
         "dataDir": "$c/cni/ipam"
       }
@@ -564,18 +613,18 @@ EOF
 }
 
 kubelet_config() {
-  local k=$RUN/kubelet
+  local k=$N_DIR/kubelet
   mkdir -p "$k/root" "$k/pki" "$k/pod-logs"
   cat >"$k/config.yaml" <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
-containerRuntimeEndpoint: unix://$RUN/containerd/containerd.sock
+containerRuntimeEndpoint: unix://$N_DIR/containerd/containerd.sock
 runtimeRequestTimeout: 5m
-address: $NODE_IP
+address: $N_IP
 port: $KUBELET_PORT
 readOnlyPort: 0
 healthzBindAddress: 127.0.0.1
-healthzPort: 40248
+healthzPort: $KUBELET_HEALTHZ_PORT
 authentication:
   anonymous: {enabled: false}
   webhook: {enabled: true}
@@ -583,7 +632,7 @@ authentication:
 authorization: {mode: Webhook}
 failCgroupV1: false
 cgroupDriver: cgroupfs
-cgroupRoot: /$CGROUP_ROOT
+cgroupRoot: /$N_CGROUP
 makeIPTablesUtilChains: false
 failSwapOn: false
 podLogsDir: $k/pod-logs
@@ -614,7 +663,7 @@ host_state() {
   # ip_forward also switches these (and every interface's forwarding).
   for s in "${SYSCTLS[@]}" net.ipv4.conf.all.forwarding net.ipv4.conf.all.accept_redirects; do echo "sysctl $s = $(sysctl -n "$s" 2>/dev/null)"; done
   for s in "${MODULE_PARAMETERS[@]}"; do echo "parameter $s = $(cat "$s" 2>/dev/null)"; done
-  echo "cgroups: $(ls -d /sys/fs/cgroup/*/$CGROUP_ROOT 2>/dev/null | tr '\n' ' ')"
+  echo "cgroups: $(ls -d /sys/fs/cgroup/*/$CGROUP_ROOT /sys/fs/cgroup/*/${CGROUP_ROOT}n* 2>/dev/null | tr '\n' ' ')"
   for s in $({ printf '%s\n' "${HOST_PATHS[@]}"; agent_host_paths; } | awk '!seen[$0]++'); do echo "path $s: $([[ -e $s ]] && echo exists || echo absent)"; done
   echo "processes: $(ps -eo comm= | grep -cxE 'etcd|kube-apiserver|kube-controller|kube-scheduler|kubelet|containerd|containerd-shim|pause' || true)"
   # The packet filter rules (kube-proxy on the node programs them), of both
@@ -636,16 +685,114 @@ host_state() {
   fi
 }
 
+# Parses start's arguments: [VERSION] [--nodes N]. Sets NODES and VERSION_ASKED.
+start_arguments() {
+  local version=
+  while (($#)); do
+    case $1 in
+      --nodes) (($# >= 2)) || die "--nodes needs a number of nodes, 1 to $MAX_NODES"; NODES=$2; shift 2 ;;
+      --nodes=*) NODES=${1#--nodes=}; shift ;;
+      -*) die "start takes [1.35|1.32] [--nodes N], but got \"$1\"" ;;
+      *) [[ -z $version ]] || die "start takes one version, but got \"$version\" and \"$1\""; version=$1; shift ;;
+    esac
+  done
+  [[ $NODES =~ ^[1-9][0-9]*$ ]] && ((NODES <= MAX_NODES)) ||
+    die "--nodes must be a whole number from 1 to $MAX_NODES, but got \"$NODES\""
+  VERSION_ASKED=$version
+}
+
+# Fails, naming the port and what holds it, when a port start needs is taken.
+ports_free() {
+  local port holder
+  for port in "${HOST_PORTS[@]}"; do
+    holder=$(ss -Hltnp "sport = :$port" 2>/dev/null | head -n 1)
+    [[ -z $holder ]] || die "port $port, which the cluster needs, is taken: $holder"
+  done
+}
+
+# Sets NODE_EXEC, the command prefix that runs a program as node I: its
+# hostname (a UTS namespace named after it, as on a real node), and for nodes
+# 2..N its network and mount namespaces, held by its node-I process.
+node_exec() {
+  local i=$1
+  node_vars "$i"
+  if ((i == 1)); then
+    NODE_EXEC=(unshare --uts sh -c 'hostname "$0" && exec "$@"' "$N_NAME")
+  else
+    NODE_EXEC=(nsenter -t "$(cat "$RUN/node-$i.pid")" --net --mount --uts)
+  fi
+}
+
+# Starts node I's namespaces (nodes 2..N): a process that holds them, with the
+# node's hostname, its own device-plugin folder bound over the kubelet's fixed
+# path (a mount that stays inside: the namespace is a slave of the host's, so
+# host mounts reach it but its own do not leave), and a veth to the bridge
+# carrying the node's address; the host routes the node's pod range to it.
+node_namespaces() {
+  local i=$1 pid
+  node_vars "$i"
+  mkdir -p "$N_DIR/device-plugins" /var/lib/kubelet/device-plugins
+  start_process "node-$i" unshare --net --mount --uts --propagation slave sh -c \
+    'hostname "$0" && mount --bind "$1" /var/lib/kubelet/device-plugins && ip link set lo up && touch "$1/.ready" && exec sleep infinity' \
+    "$N_NAME" "$N_DIR/device-plugins"
+  wait_for "node-$i" 20 test -f "$N_DIR/device-plugins/.ready"
+  pid=$(cat "$RUN/node-$i.pid")
+  ip link add "k132v$i" type veth peer name "k132e$i"
+  ip link set "k132e$i" netns "$pid"
+  ip link set "k132v$i" master "$BRIDGE" up
+  nsenter -t "$pid" --net sh -c "ip link set k132e$i name eth0 && ip addr add $N_IP/24 dev eth0 && ip link set eth0 up &&
+    ip route add default via $NODE_IP && sysctl -qw net.ipv4.ip_forward=1"
+  ip route replace "$N_SUBNET" via "$N_IP" dev "$BRIDGE"
+}
+
+# Starts node I's containerd (its own config, sockets, root and CNI range)
+# and imports the images into it.
+node_containerd() {
+  local i=$1 name sock tar
+  node_vars "$i"
+  containerd_config
+  name=$(node_process containerd "$i")
+  sock=$N_DIR/containerd/containerd.sock
+  node_exec "$i"
+  start_process "$name" "${NODE_EXEC[@]}" containerd --config "$N_DIR/containerd/config.toml"
+  wait_for "$name" 40 ctr --address "$sock" version
+  for tar in "$IMAGES"/*.tar $KUBE_PROXY_IMAGE; do
+    ctr --address "$sock" -n k8s.io images import --snapshotter overlayfs "$tar" >/dev/null
+  done
+}
+
+# Starts node I's kubelet (kubelet-start runs this again after kubelet-stop).
+node_kubelet() {
+  local i=$1 name
+  node_vars "$i"
+  name=$(node_process kubelet "$i")
+  node_exec "$i"
+  start_process "$name" "${NODE_EXEC[@]}" "$BIN/kubelet" --config "$N_DIR/kubelet/config.yaml" --kubeconfig "$N_DIR/kubelet.kubeconfig" \
+    --hostname-override "$N_NAME" --node-ip "$N_IP" --root-dir "$N_DIR/kubelet/root" --cert-dir "$N_DIR/kubelet/pki" --v=2
+}
+
+# Waits until node I is Ready and the node lifecycle controller has removed its not-ready taint.
+node_ready() {
+  local i=$1 name
+  node_vars "$i"
+  name=$(node_process kubelet "$i")
+  wait_for "$name" 120 "$KUBECTL" --kubeconfig "$RUN/kubeconfig" wait --for=condition=Ready "node/$N_NAME" --timeout=1s
+  wait_for kube-controller-manager 60 bash -c "[[ -z \$('$KUBECTL' --kubeconfig '$RUN/kubeconfig' get node '$N_NAME' -o jsonpath='{.spec.taints}') ]]"
+}
+
 start() {
-  choose_version "$@"
+  start_arguments "$@"
+  choose_version "$VERSION_ASKED"
   require_root
   [[ -d $RUN ]] && stop
+  ports_free
   prerequisites
   binaries
   client
   images
   kube_proxy_image
   mkdir -p "$RUN"
+  echo "$NODES" >"$RUN/nodes"
   # What stop must restore: the sysctls and which host paths already existed.
   local s
   local value
@@ -670,32 +817,35 @@ start() {
   ip link show "$BRIDGE" >/dev/null 2>&1 || ip link add "$BRIDGE" type bridge
   ip addr replace "$NODE_IP/24" dev "$BRIDGE"
   ip link set "$BRIDGE" up
+  # The host routes between node 1's pods and the other nodes (restored at stop).
+  ((NODES == 1)) || sysctl -qw net.ipv4.ip_forward=1
   # The kubelet requires its cgroup root in every v1 hierarchy.
-  local h
+  local h i root
   for h in /sys/fs/cgroup/*/; do
     [[ $(stat -f -c %T "$h") == cgroupfs ]] || continue
-    mkdir -p "$h$CGROUP_ROOT"
-    if [[ -f ${h}cpuset.cpus ]]; then
-      cat "${h}cpuset.cpus" >"$h$CGROUP_ROOT/cpuset.cpus"
-      cat "${h}cpuset.mems" >"$h$CGROUP_ROOT/cpuset.mems"
-    fi
+    for ((i = 1; i <= NODES; i++)); do
+      node_vars "$i"
+      root=$h$N_CGROUP
+      mkdir -p "$root"
+      if [[ -f ${h}cpuset.cpus ]]; then
+        cat "${h}cpuset.cpus" >"$root/cpuset.cpus"
+        cat "${h}cpuset.mems" >"$root/cpuset.mems"
+      fi
+    done
   done
 
   pki
-  containerd_config
-  kubelet_config
-
-  # The node's hostname is its name, as on a real node, while the machine's
-  # stays as it is: containerd (so every shim, runc and host-network pod, e.g.
-  # node-exporter's node_uname_info) and the kubelet run in a UTS namespace
-  # named $NODE. `exec` keeps the PID start_process records.
-  start_process containerd unshare --uts sh -c 'hostname "$0" && exec "$@"' "$NODE" containerd --config "$RUN/containerd/config.toml"
-  wait_for containerd 40 ctr --address "$RUN/containerd/containerd.sock" version
-  local tar
-  for tar in "$IMAGES"/*.tar $KUBE_PROXY_IMAGE; do
-    ctr --address "$RUN/containerd/containerd.sock" -n k8s.io images import --snapshotter overlayfs "$tar" >/dev/null
+  for ((i = 1; i <= NODES; i++)); do
+    node_vars "$i"
+    kubelet_config
+    ((i == 1)) || node_namespaces "$i"
+    # The node's hostname is its name, as on a real node, while the machine's
+    # stays as it is: containerd (so every shim, runc and host-network pod, e.g.
+    # node-exporter's node_uname_info) and the kubelet run in a UTS namespace
+    # named after the node. `exec` keeps the PID start_process records.
+    node_containerd "$i"
   done
-  log "imported, built here (nothing pulled): $(cat "$IMAGES/tags" ${KUBE_PROXY_IMAGE:+"${KUBE_PROXY_IMAGE%/*}/tags"} | paste -sd ';' | sed 's/;/; /g')"
+  log "imported into each node's containerd, built here (nothing pulled): $(cat "$IMAGES/tags" ${KUBE_PROXY_IMAGE:+"${KUBE_PROXY_IMAGE%/*}/tags"} | paste -sd ';' | sed 's/;/; /g')"
 
   start_process etcd "$BIN/etcd" --name "$NODE" --data-dir "$RUN/etcd" \
     --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
@@ -703,9 +853,12 @@ start() {
     --initial-cluster "$NODE=http://127.0.0.1:$ETCD_PEER_PORT" --listen-metrics-urls ''
   wait_for etcd 60 curl -fsS "http://127.0.0.1:$ETCD_PORT/health"
 
+  # With several nodes, the kubelets of nodes 2..N reach the API server at 10.245.0.1.
+  local bind=127.0.0.1
+  ((NODES == 1)) || bind=0.0.0.0
   start_process kube-apiserver "$BIN/kube-apiserver" \
     --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
-    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" --cert-dir "$RUN/pki/apiserver" \
+    --bind-address "$bind" --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" --cert-dir "$RUN/pki/apiserver" \
     --tls-cert-file "$RUN/pki/apiserver.crt" --tls-private-key-file "$RUN/pki/apiserver.key" \
     --token-auth-file "$RUN/pki/tokens.csv" --authorization-mode Node,RBAC --enable-admission-plugins NodeRestriction \
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
@@ -716,19 +869,21 @@ start() {
   wait_for kube-apiserver 120 "$KUBECTL" --kubeconfig "$RUN/kubeconfig" get --raw /readyz
 
   local kube=(--kubeconfig "$RUN/kubeconfig" --authentication-kubeconfig "$RUN/kubeconfig" --authorization-kubeconfig "$RUN/kubeconfig" --bind-address 127.0.0.1 --leader-elect=false)
-  start_process kube-controller-manager "$BIN/kube-controller-manager" "${kube[@]}" --secure-port 40357 \
+  # With several nodes, a lost node is marked in 20 s instead of 40-50 s, so that the e2e sees it soon.
+  local lifecycle=()
+  ((NODES == 1)) || lifecycle=(--node-monitor-grace-period 20s --node-monitor-period 2s)
+  start_process kube-controller-manager "$BIN/kube-controller-manager" "${kube[@]}" --secure-port "$CONTROLLER_MANAGER_PORT" \
     --controllers '*' --service-account-private-key-file "$RUN/pki/sa.key" --use-service-account-credentials=false \
-    --root-ca-file "$RUN/pki/ca.crt"
-  start_process kube-scheduler "$BIN/kube-scheduler" "${kube[@]}" --secure-port 40359
+    --root-ca-file "$RUN/pki/ca.crt" "${lifecycle[@]}"
+  start_process kube-scheduler "$BIN/kube-scheduler" "${kube[@]}" --secure-port "$SCHEDULER_PORT"
 
-  start_process kubelet unshare --uts sh -c 'hostname "$0" && exec "$@"' "$NODE" "$BIN/kubelet" --config "$RUN/kubelet/config.yaml" --kubeconfig "$RUN/kubelet.kubeconfig" \
-    --hostname-override "$NODE" --node-ip "$NODE_IP" --root-dir "$RUN/kubelet/root" --cert-dir "$RUN/kubelet/pki" --v=2
-  wait_for kubelet 120 "$KUBECTL" --kubeconfig "$RUN/kubeconfig" wait --for=condition=Ready "node/$NODE" --timeout=1s
-  # The not-ready taint goes once the node lifecycle controller sees Ready.
-  wait_for kube-controller-manager 60 bash -c "[[ -z \$('$KUBECTL' --kubeconfig '$RUN/kubeconfig' get node '$NODE' -o jsonpath='{.spec.taints}') ]]"
+  for ((i = 1; i <= NODES; i++)); do node_kubelet "$i"; done
+  for ((i = 1; i <= NODES; i++)); do node_ready "$i"; done
   wait_for kube-controller-manager 60 "$KUBECTL" --kubeconfig "$RUN/kubeconfig" get serviceaccount default -n default
   echo "$K8S_VERSION" >"$RUN/version"
-  log "node $NODE is Ready (Kubernetes v$K8S_VERSION, containerd $(containerd --version | awk '{print $3}'), kubectl $("$KUBECTL" version --client -o json | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p' | head -n 1))"
+  local names=$NODE
+  ((NODES == 1)) || names="$NODES nodes ($("$KUBECTL" --kubeconfig "$RUN/kubeconfig" get nodes -o jsonpath='{.items[*].metadata.name}' | sed 's/ /, /g'))"
+  log "node $names Ready (Kubernetes v$K8S_VERSION, containerd $(containerd --version | awk '{print $3}'), kubectl $("$KUBECTL" version --client -o json | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p' | head -n 1))"
   # \$PATH stays for the eval: the caller's PATH, with this server's kubectl first.
   echo "export KUBECONFIG=$RUN/kubeconfig PATH=$BIN/client:\$PATH"
 }
@@ -745,12 +900,19 @@ stop_pid() {
   rm -f "$pidfile"
 }
 
-stop() {
-  require_root
-  [[ -d $RUN ]] || { log "nothing to stop ($RUN does not exist)"; return 0; }
-  stop_pid kubelet
-  # Pod processes and their shims go with their tasks, while containerd runs.
-  local sock=$RUN/containerd/containerd.sock task
+# The nodes a run started, or was starting (an interrupted start too).
+run_nodes() {
+  local n=1 dir
+  [[ -f $RUN/nodes ]] && n=$(cat "$RUN/nodes")
+  for dir in "$RUN"/node[0-9]*; do
+    [[ -d $dir && ${dir##*/node} =~ ^[0-9]+$ ]] && ((${dir##*/node} > n)) && n=${dir##*/node}
+  done
+  echo "$n"
+}
+
+# Kills every pod task of a containerd while it runs: pod processes and their shims go with their tasks.
+kill_tasks() {
+  local sock=$1 task
   if [[ -S $sock ]] && ctr --address "$sock" version >/dev/null 2>&1; then
     for task in $(ctr --address "$sock" -n k8s.io tasks ls -q 2>/dev/null); do
       ctr --address "$sock" -n k8s.io tasks kill -s SIGKILL "$task" >/dev/null 2>&1 || true
@@ -760,10 +922,28 @@ stop() {
       ctr --address "$sock" -n k8s.io tasks delete -f "$task" >/dev/null 2>&1 || true
     done
   fi
+}
+
+stop() {
+  require_root
+  [[ -d $RUN ]] || { log "nothing to stop ($RUN does not exist)"; return 0; }
+  NODES=$(run_nodes)
+  local i
+  for ((i = NODES; i >= 1; i--)); do stop_pid "$(node_process kubelet "$i")"; done
+  for ((i = NODES; i >= 1; i--)); do
+    node_vars "$i"
+    kill_tasks "$N_DIR/containerd/containerd.sock"
+    stop_pid "$(node_process containerd "$i")"
+    # Shims left behind (containerd was killed before their tasks were deleted).
+    pkill -9 -f "containerd-shim-runc-v2 .*-address $N_DIR/containerd/containerd.sock" 2>/dev/null || true
+    # Nodes 2..N: their namespaces go with the last process in them (their mounts with them).
+    if ((i > 1)); then
+      stop_pid "node-$i"
+      ip link del "k132v$i" 2>/dev/null || true
+    fi
+  done
   local name
-  for name in containerd kube-scheduler kube-controller-manager kube-apiserver etcd; do stop_pid "$name"; done
-  # Shims left behind (containerd was killed before their tasks were deleted).
-  pkill -9 -f "containerd-shim-runc-v2 .*-address $sock" 2>/dev/null || true
+  for name in kube-scheduler kube-controller-manager kube-apiserver etcd; do stop_pid "$name"; done
   local mnt
   for mnt in $(awk -v run="$RUN" 'index($2, run) == 1 {print $2}' /proc/mounts | awk '{print length, $0}' | sort -rn | cut -d' ' -f2-); do
     umount -l "$mnt" 2>/dev/null || true
@@ -773,7 +953,7 @@ stop() {
     mount --make-private / || log "could not make / a private mount again"
   fi
   local dir
-  for dir in /sys/fs/cgroup/*/$CGROUP_ROOT; do
+  for dir in /sys/fs/cgroup/*/$CGROUP_ROOT /sys/fs/cgroup/*/${CGROUP_ROOT}n*; do
     [[ -d $dir ]] && find "$dir" -depth -type d -exec rmdir {} + 2>/dev/null || true
   done
   # This run's files in the host paths containerd 1.6 and the kubelet hard-code.
@@ -797,18 +977,29 @@ stop() {
     done <"$RUN/parameters.saved"
   fi
   local left
-  left=$(ls -d /sys/fs/cgroup/*/$CGROUP_ROOT 2>/dev/null || true)
+  left=$(ls -d /sys/fs/cgroup/*/$CGROUP_ROOT /sys/fs/cgroup/*/${CGROUP_ROOT}n* 2>/dev/null || true)
   [[ -z $left ]] || log "cgroups still in use, not removed: $left"
   rm -rf "$RUN"
   log "stopped; host restored"
+}
+
+# kubelet-stop I / kubelet-start I: node I's kubelet alone, on a running cluster.
+node_index() {
+  require_root
+  [[ -f $RUN/version ]] || die "no cluster is running ($RUN/version does not exist)"
+  NODES=$(run_nodes)
+  [[ ${1:-} =~ ^[1-9][0-9]*$ ]] && (($1 <= NODES)) || die "the node must be a number from 1 to $NODES, but got \"${1:-}\""
+  choose_version "$(cat "$RUN/version")"
 }
 
 case "${1:-}" in
   start) shift; start "$@" ;;
   stop) stop ;;
   host-state) host_state ;;
+  kubelet-stop) node_index "${2:-}"; stop_pid "$(node_process kubelet "$2")" ;;
+  kubelet-start) node_index "${2:-}"; node_kubelet "$2" ;;
   images)
     shift; choose_version "$@"; require_root; binaries; images; kube_proxy_image
     cat "$IMAGES/tags" ${KUBE_PROXY_IMAGE:+"${KUBE_PROXY_IMAGE%/*}/tags"}; ls "$IMAGES"/*.tar $KUBE_PROXY_IMAGE ;;
-  *) echo "usage: $0 start [1.35|1.32]|stop|host-state|images" >&2; exit 2 ;;
+  *) echo "usage: $0 start [1.35|1.32] [--nodes N]|stop|kubelet-stop I|kubelet-start I|host-state|images" >&2; exit 2 ;;
 esac

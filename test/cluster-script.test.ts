@@ -48,9 +48,24 @@ describe('e2e/cluster.sh start', () => {
     expect([other.status, other.stderr]).toEqual([1, '[cluster] version 1.35 was asked for, but NODE_REPORTER_K8S_BUNDLE holds 1.32.13\n']);
   });
 
+  test.each([['0'], ['6'], ['three'], ['2; reboot'], ['']])('refuses --nodes %j, naming the range it takes', (nodes) => {
+    // WHEN it is asked for a number of nodes it cannot start
+    const { status, stderr, run } = cluster(['start', '1.35', '--nodes', nodes]);
+
+    // THEN it says what it takes, and starts nothing
+    expect(status).toBe(1);
+    expect(stderr).toBe(`[cluster] --nodes must be a whole number from 1 to 5, but got "${nodes}"\n`);
+    expect(fs.existsSync(run)).toBe(false);
+  });
+
+  test('refuses a flag it does not know and a second version', () => {
+    expect(cluster(['start', '--node', '3'])).toMatchObject({ status: 1, stderr: '[cluster] start takes [1.35|1.32] [--nodes N], but got "--node"\n' });
+    expect(cluster(['start', '1.35', '1.32'])).toMatchObject({ status: 1, stderr: '[cluster] start takes one version, but got "1.35" and "1.32"\n' });
+  });
+
   test('names its commands when given another', () => {
     const { status, stderr } = cluster(['begin']);
     expect(status).toBe(2);
-    expect(stderr).toBe(`usage: ${script} start [1.35|1.32]|stop|host-state|images\n`);
+    expect(stderr).toBe(`usage: ${script} start [1.35|1.32] [--nodes N]|stop|kubelet-stop I|kubelet-start I|host-state|images\n`);
   });
 });
