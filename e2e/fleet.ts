@@ -23,7 +23,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { evidence, Json, kubectl, kubectlJson, podProblem, reachableCluster, sleep, step, StepFailed, waitFor } from './kubectl';
+import { clusterScript, evidence, isReady, Json, kubectl, kubectlJson, nodeReporter as cli, podProblem, reachableCluster, sleep, step, StepFailed, waitFor } from './kubectl';
 
 const NAMESPACE = 'practice-daemon';
 const DAEMONSET = 'node-reporter';
@@ -31,7 +31,6 @@ const LABEL_KEY = 'practice-tier';
 const LABEL_VALUE = 'operations';
 const EVICT_TAINT = 'e2e.node-reporter.dev/evict';
 const ROOT = path.join(__dirname, '..');
-const CLUSTER = path.join(__dirname, 'cluster.sh');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-fleet-'));
 
 interface Options {
@@ -48,18 +47,8 @@ function parseOptions(): Options {
   return { dist: values.dist, timeout };
 }
 
-/** Runs the node-reporter CLI as a user would, with stdin. */
-function cli(args: string[], input?: string): { status: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(ROOT, 'lib', 'cli', 'bin.ts'), ...args], { cwd: ROOT, encoding: 'utf-8', input, maxBuffer: 64 << 20 });
-  return { status: r.status ?? -1, out: r.stdout, err: r.stderr };
-}
-
 function liveNodes(): Json[] {
   return kubectlJson(['get', 'nodes']).items;
-}
-
-function isReady(obj: Json): boolean {
-  return (obj.status?.conditions ?? []).some((c: Json) => c.type === 'Ready' && c.status === 'True');
 }
 
 /** The reporter's pods that are not being deleted, by node. */
@@ -165,11 +154,6 @@ function sampledRollout(o: Options, labelled: string[]): { lowest: number; repla
     sleep(200);
   }
   return { lowest, replaced: [...seen].filter((u) => before.has(u)).length, samples };
-}
-
-function clusterScript(args: string[]): void {
-  const r = spawnSync('bash', [CLUSTER, ...args], { encoding: 'utf-8' });
-  if (r.status !== 0) throw new StepFailed(`e2e/cluster.sh ${args.join(' ')}: ${r.stderr.trim()}`);
 }
 
 function run(): void {

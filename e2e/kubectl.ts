@@ -4,6 +4,7 @@
  * pod cannot run.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 
 /** A wrong answer: the run stops and prints this message. */
 export class StepFailed extends Error {}
@@ -137,4 +138,22 @@ export function eventProblem(pod: Json): string | undefined {
   const events = kubectlJson(['get', 'events', '-n', pod.metadata.namespace, '--field-selector', `involvedObject.uid=${pod.metadata.uid},type=Warning`]).items;
   const failed = events.find(isStuckEvent);
   return failed ? `pod ${pod.metadata.name}: ${failed.reason}: ${failed.message}` : undefined;
+}
+
+/** Whether a pod or node has the condition Ready True. */
+export function isReady(obj: Json): boolean {
+  return (obj.status?.conditions ?? []).some((c: Json) => c.type === 'Ready' && c.status === 'True');
+}
+
+/** Runs the node-reporter CLI of this checkout as a user would, with stdin. */
+export function nodeReporter(args: string[], input?: string): { status: number; out: string; err: string } {
+  const root = path.join(__dirname, '..');
+  const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', path.join(root, 'lib', 'cli', 'bin.ts'), ...args], { cwd: root, encoding: 'utf-8', input, maxBuffer: 64 << 20 });
+  return { status: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+/** Runs `e2e/cluster.sh ARGS` (kubelet-stop, kubelet-start); a failure fails the step. */
+export function clusterScript(args: string[]): void {
+  const r = spawnSync('bash', [path.join(__dirname, 'cluster.sh'), ...args], { encoding: 'utf-8' });
+  if (r.status !== 0) throw new StepFailed(`e2e/cluster.sh ${args.join(' ')}: ${r.stderr.trim()}`);
 }
