@@ -21,6 +21,7 @@ export { checkFiles, checkInputs, checkObject, checkObjects, CheckOptions, Check
 export { Finding, KubeObject } from './finding';
 export { Note } from './input/manifests';
 export { JudgedVersion, KubernetesVersionSource } from './judged-version';
+export { NodeSelectionLike, selectionAccepts, SharedNode, sharedNode } from './overlaps';
 export { formatCounts, formatFinding, formatReport, isBlocking, SarifOptions, toSarif } from './report';
 export { ALL_RULES, Rule, Severity, WAIVER_PREFIX } from './rules';
 export { NodeAgentChecks, NodeAgentChecksProps, ValidationContextLike } from './validation-plugin';
