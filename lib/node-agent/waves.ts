@@ -51,6 +51,9 @@ function waveSelection(waves: readonly AgentWave[], index: number): NodePolicyPr
   if (index < waves.length - 1) {
     return { matchLabels: { [ROLLOUT_WAVE_NODE_LABEL]: wave.name } };
   }
+  if (waves.length === 1) {
+    return {};
+  }
   // The last wave: every node not labelled for an earlier wave (NotIn also takes unlabelled nodes and unknown values).
   return { matchExpressions: [NodeRequirement.notIn(ROLLOUT_WAVE_NODE_LABEL, ...waves.slice(0, -1).map((w) => w.name))] };
 }
