@@ -208,7 +208,8 @@ export function wavesProblems(props: NodeAgentProps, main: AgentContainer | unde
     }
   });
   if (isRecord(props.labels)) {
-    for (const key of [AGENT_LABEL, WAVE_LABEL].filter((k) => Object.prototype.hasOwnProperty.call(props.labels, k))) {
+    // The agent label may be there already (added before the move to waves), with the agent's name.
+    for (const key of [AGENT_LABEL, WAVE_LABEL].filter((k) => Object.prototype.hasOwnProperty.call(props.labels, k) && (k === WAVE_LABEL || (props.labels as Record<string, string>)[k] !== props.name))) {
       problems.push(`'labels' must not set '${key}' when the agent has waves: the waves own it (the label the checks read), but got "${key}: ${(props.labels as Record<string, string>)[key]}"`);
     }
   }

@@ -198,6 +198,18 @@ describe('an agent in waves', () => {
     expect(Object.entries(last.spec.template.metadata.labels).filter(([k, v]) => one.spec.template.metadata.labels[k] !== v)).toEqual([[AGENT_LABEL, 'agent'], [WAVE_LABEL, 'rest']]);
   });
 
+  test('the agent label added before the move to waves may stay in labels, with the agent\'s name', () => {
+    // GIVEN an agent whose labels already carry the agent label (step 0 of the move), now in waves
+    const c = chart();
+    new NodeAgent(c, 'Agent', agentProps(c, { labels: { [AGENT_LABEL]: 'agent' }, waves: [{ name: 'canary' }, { name: 'rest' }] }));
+
+    // WHEN it is synthesized THEN every wave's pods carry it once, and another value is refused
+    expect(daemonSets(synth(c)).map((d) => d.spec.template.metadata.labels[AGENT_LABEL])).toEqual(['agent', 'agent']);
+    const other = chart();
+    expect(() => new NodeAgent(other, 'Agent', agentProps(other, { labels: { [AGENT_LABEL]: 'another' }, waves: [{ name: 'canary' }, { name: 'rest' }] })))
+      .toThrow(/'labels' must not set 'node-reporter.dev\/agent' when the agent has waves/);
+  });
+
   test('a container added after construction reaches every wave', () => {
     // GIVEN an agent in two waves
     const c = chart();
