@@ -200,7 +200,7 @@ export class NodeReporterDaemonSet extends NodeAgent {
       terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 5,
       revisionHistoryLimit: props.revisionHistoryLimit,
       // A wave's version is what its pods print.
-      waves: props.waves?.map((w) => (w.version === undefined ? w : { command: commandOf(w.version), changeCause: `${name} ${w.version}`, ...w })),
+      waves: Array.isArray(props.waves) ? props.waves.map((w) => (isRecord(w) && w.version !== undefined ? { command: commandOf(w.version), changeCause: `${name} ${w.version}`, ...w } : w)) : props.waves,
     });
     this.image = image;
     this.intervalSeconds = intervalSeconds;

@@ -198,7 +198,9 @@ export function wavesProblems(props: NodeAgentProps, main: AgentContainer | unde
         ? w.updateStrategy.problems().map((p) => p.replace(/'updateStrategy\./g, `'${at}.updateStrategy.`))
         : [problem(`${at}.updateStrategy`, 'an AgentUpdateStrategy (AgentUpdateStrategy.rollingUpdate() or .onDelete())', w.updateStrategy)]));
     }
-    if (w.configData !== undefined && props.config !== undefined) {
+    if (w.configData !== undefined && props.config !== undefined && !(isRecord(w.configData) && Object.keys(w.configData).length > 0)) {
+      problems.push(problem(`${at}.configData`, 'a non-empty object of file names to contents', w.configData));
+    } else if (w.configData !== undefined && props.config !== undefined) {
       problems.push(...configProblems({ ...props.config, data: w.configData }, false).map((p) => p.replace(/'config\.data/g, `'${at}.configData`).replace(/'config'/g, `'${at}.configData'`)));
     }
     // The overridden container fields, judged as the agent's own containers are (the other fields were judged as 'containers').

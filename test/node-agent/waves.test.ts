@@ -273,6 +273,10 @@ describe('bad waves are refused at construction, naming the prop', () => {
     ['a bad update strategy', () => ({ waves: [{ name: 'canary', updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxUnavailable: kplus.PercentOrAbsolute.absolute(0) }) }, { name: 'rest' }] }), /'waves\[0\]\.updateStrategy\./],
     ['labels that set the wave label', () => ({ labels: { [WAVE_LABEL]: 'x' }, waves: [{ name: 'canary' }, { name: 'rest' }] }), /'labels' must not set 'node-reporter.dev\/wave' when the agent has waves/],
     ['an adopted selector that selects an earlier wave\'s pods', () => ({ adopt: { selector: { 'app.kubernetes.io/part-of': 'agent' } }, waves: [{ name: 'canary' }, { name: 'rest' }] }), /the selector \{"app.kubernetes.io\/part-of":"agent"\} of wave "rest" selects the pods of wave "canary"/],
+    ['a wave that is no object', () => ({ waves: [null as unknown as AgentWave, { name: 'rest' }] }), /'waves\[0\]' must be an AgentWave \{ name, .* but got null/],
+    ['config files that are no object', () => ({ waves: [{ name: 'canary', configData: 'x' as unknown as Record<string, string> }, { name: 'rest' }] }), /'waves\[0\]\.configData' must be a non-empty object of file names to contents but got "x"/],
+    ['a bad config file name', () => ({ waves: [{ name: 'canary', configData: { 'bad/': 'x' } }, { name: 'rest' }] }), /'waves\[0\]\.configData' key must be a key of/],
+    ['a bad env value', () => ({ waves: [{ name: 'canary', env: { A: 5 as unknown as kplus.EnvValue } }, { name: 'rest' }] }), /'waves\[0\]\.env\.A' must be an EnvValue/],
     ['an unknown key', () => ({ waves: [{ name: 'canary', imag: 'x' } as AgentWave, { name: 'rest' }] }), /'waves\[0\]' key must be one of name, nodes, .* but got "imag"/],
   ])('%s', (_, extra, message) => {
     // GIVEN bad waves WHEN the agent is built THEN the error names the prop, the value and what is allowed
@@ -296,6 +300,12 @@ describe('the reporter in waves', () => {
     };
     expect(summary('node-reporter-canary')).toEqual(['v2', 'v2', 'node-reporter v2', 'canary']);
     expect(summary('node-reporter')).toEqual(['v1', 'v1', 'node-reporter v1', 'rest']);
+  });
+
+  test('a wave that is no object is refused naming it, not with a TypeError', () => {
+    const c = chart();
+    expect(() => new NodeReporterDaemonSet(c, 'Reporter', { policy: new NodePolicy(c, 'P'), version: 'v1', waves: [null as unknown as AgentWave, { name: 'rest' }] }))
+      .toThrow(/'waves\[0\]' must be an AgentWave/);
   });
 
   test('a wave version that is no reporter version token is refused before it reaches the script', () => {
