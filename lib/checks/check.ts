@@ -25,6 +25,7 @@ import { Rule, RULES, Severity } from './rules';
 import { checkSchema, isBuiltInGroup } from './schema';
 import { KubernetesVersion, minorOf, validates } from './versions';
 import { waiversOf } from './waivers';
+import { checkWaveOverlaps } from './wave-overlaps';
 import { checkWorkload } from './workload';
 
 /** How to judge the input. */
@@ -192,6 +193,13 @@ function podSecurityOf(obj: KubeObject, pod: PodTemplate | undefined, policies: 
   return [...enforced, ...warned];
 }
 
+/** The problems of the rules across objects, by object. */
+function mergeProblems(...maps: Map<KubeObject, FieldProblem[]>[]): Map<KubeObject, FieldProblem[]> {
+  const merged = new Map<KubeObject, FieldProblem[]>();
+  for (const map of maps) for (const [obj, problems] of map) merged.set(obj, [...(merged.get(obj) ?? []), ...problems]);
+  return merged;
+}
+
 /** Judges the entries together: each one, and the rules across them, at the version chosen or named by the input. */
 function judge(entries: readonly Entry[], options: CheckOptions): { findings: Finding[]; judged: JudgedVersion } {
   const { judged, problems: versionProblems } = judgedVersion(entries.map((e) => e.object), options.kubernetesVersion);
@@ -200,7 +208,7 @@ function judge(entries: readonly Entry[], options: CheckOptions): { findings: Fi
   const fallback = (options.podSecurity ?? PodSecurityLevel.RESTRICTED) as PodSecurityLevel;
   const normalized = entries.map((e) => (isRecord(e.object) ? normalize(e.object, version) : undefined));
   const objects = normalized.map((n) => n?.object).filter(isRecord);
-  const across = checkPdbsAgainstDaemonSets(objects);
+  const across = mergeProblems(checkPdbsAgainstDaemonSets(objects), checkWaveOverlaps(objects));
   const policies = namespacePolicies(objects);
   const crds = crdIndex(objects);
   const findings: Finding[] = [];

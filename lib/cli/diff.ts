@@ -26,13 +26,17 @@ API group, kind, namespace and name, and each is reported as added, removed or c
                  and with --nodes the rounds
   image          an image or tag changed
   resources      requests or limits changed; with --nodes, the cluster-wide change of the requests
+  all-waves      the pod template of every wave of an agent changes at once (DaemonSets labelled node-reporter.dev/agent
+                 and node-reporter.dev/wave): the canary is skipped; a warning
+
+A wave's DaemonSet is named with its agent and wave, and with --nodes how many of the agent's nodes it runs on.
 
   --nodes FILE              kubectl get nodes -o json|yaml (- reads stdin): eligibility, rounds and totals over these nodes
   --kubernetes-version V    the version to judge by (default: the one NEW is annotated for, else 1.28)
   --fail-on KIND[,KIND]     exit 3 when an impact of these kinds is present (repeatable), e.g. immutable,rbac-widened
 ${commonUsage(FORMATS, 'exit 3 when an impact is a warning (marked !)')}
 
-JSON: {"objects": [{"kind", "apiVersion", "namespace", "name", "change", "impacts": [{"kind", "message", "warning", ...}]}],
+JSON: {"objects": [{"kind", "apiVersion", "namespace", "name", "agent"?, "wave"?, "reach"?, "change", "impacts": [{"kind", "message", "warning", ...}]}],
 "summary": {"added", "removed", "changed", "unchanged", "impacts", "warnings", "kubernetesVersion", "kubernetesVersionSource"}}.
 
 Exit codes (as kubectl diff): 0 no change, 1 changes, 2 or more bad usage or input, 3 an impact named by --fail-on

@@ -1,6 +1,7 @@
 /** `node-reporter eligible`: which nodes a DaemonSet runs on, and why not on the others. */
 import { compareEligibility, DaemonSetEligibility, daemonSetsOfManifest, EligibilityReport, evaluateNodes, formatEligibilityChange, formatEligibilityMarkdown, formatEligibilityText, KubeNode, NodeListError, PodScheduling, summarize } from '../eligibility';
 import { printable, printableJson } from '../eligibility/printable';
+import { agentWaves, formatAgentWavesMarkdown, formatAgentWavesText } from '../eligibility/waves';
 import { TAINT_EFFECTS, Toleration } from '../k8s/scheduling';
 import { checkLabelValue, checkQualifiedName } from '../k8s/syntax';
 import { CONTROL_PLANE_TAINT_KEY } from '../node-toleration';
@@ -28,12 +29,16 @@ the summary first (DESIRED, eligible, skipped by reason), then one row per node.
                             not with --selector or --toleration
   --before FILE|DIR|-       with --manifest: the manifests before a change (repeatable); each DaemonSet's nodes gained and lost
   --show-nodes              print every node's row (by default only up to 20 nodes)
-${commonUsage(FORMATS, 'exit 1 when a DaemonSet runs on no node')}
+${commonUsage(FORMATS, 'exit 1 when a DaemonSet runs on no node, or a node is in two waves of one agent')}
+
+Waves: DaemonSets labelled node-reporter.dev/agent and node-reporter.dev/wave are the waves of one agent (per
+namespace); --manifest groups them with each wave's node count, and reports every node eligible for two waves.
 
 JSON: {"desired": N, "summary": {...}, "nodes": [{"name", "eligible", "reasons"}]}; with --manifest
-{"daemonSets": [{"name", "namespace", "desired", "summary", "nodes", "change"?}]}.
+{"daemonSets": [{"name", "namespace", "agent"?, "wave"?, "desired", "summary", "nodes", "change"?}],
+ "agents"?: [{"agent", "namespace", "nodes", "of", "waves": [{"wave", "daemonSet", "desired"}], "overlaps": [{"node", "waves", "daemonSets"}]}]}.
 
-Exit codes: 0 done, 1 with --fail-on-warnings: a DaemonSet runs on no node, 2 bad usage or input.`;
+Exit codes: 0 done, 1 with --fail-on-warnings: a DaemonSet runs on no node or a node is in two waves, 2 bad usage or input.`;
 
 function parseSelector(text: string): [string, string] {
   const at = text.indexOf('=');
@@ -74,11 +79,11 @@ export function daemonSetReports(objects: readonly ManifestObject[], nodes: read
     if (list) list.push(object);
     else byFile.set(file, [object]);
   }
-  return [...byFile].flatMap(([file, list]) => daemonSetsOfManifest(list, printable(file)).map((ds) => ({ name: ds.name, namespace: ds.namespace, ...evaluateNodes(nodes, ds.scheduling) })));
+  return [...byFile].flatMap(([file, list]) => daemonSetsOfManifest(list, printable(file)).map(({ scheduling, ...ds }) => ({ ...ds, ...evaluateNodes(nodes, scheduling) })));
 }
 
 const keyOf = (r: { namespace?: string; name: string }) => `${r.namespace ?? ''}/${r.name}`;
-const titleOf = (r: { namespace?: string; name: string }) => `DaemonSet ${r.namespace ? `${printable(r.namespace)}/` : ''}${printable(r.name)}`;
+const titleOf = (r: { namespace?: string; name: string; agent?: string; wave?: string }) => `DaemonSet ${r.namespace ? `${printable(r.namespace)}/` : ''}${printable(r.name)}${r.agent !== undefined ? ` (agent ${printable(r.agent)}, wave ${printable(r.wave!)})` : ''}`;
 
 /** --manifest: one report per DaemonSet, with the change from --before when given. */
 function manifestReports(values: { manifest: string[]; before?: string[]; nodes: string }, io: Io) {
@@ -145,13 +150,21 @@ export function eligible(args: string[], io: Io): number {
     const results = manifestReports({ manifest: values.manifest, before: values.before, nodes: values.nodes }, io);
     // --manifest takes no --tolerate-control-plane: the fix belongs in the manifest.
     const controlPlaneHint = `Control-plane nodes are tainted; tolerate ${CONTROL_PLANE_TAINT_KEY}:NoSchedule in the DaemonSet's pod template (NodeToleration.controlPlane() in the policy) to run there.`;
+    const agents = agentWaves(results.map(({ report }) => report));
     if (format === 'json') {
-      io.out(`${printableJson({ daemonSets: results.map(({ report: r, change }) => ({ name: r.name, namespace: r.namespace, desired: r.desired, summary: summarize(r), nodes: verdicts(r), ...(change ? { change } : {}) })) })}\n`);
+      const daemonSets = results.map(({ report: r, change }) => ({
+        name: r.name, namespace: r.namespace, ...(r.agent !== undefined ? { agent: r.agent, wave: r.wave } : {}), desired: r.desired, summary: summarize(r), nodes: verdicts(r), ...(change ? { change } : {}),
+      }));
+      io.out(`${printableJson({ daemonSets, ...(agents.length > 0 ? { agents } : {}) })}\n`);
     } else if (format === 'markdown') {
-      io.out(results.map(({ report: r, change }) => formatEligibilityMarkdown(titleOf(r), r, { showNodes, note: change ? `change: ${formatEligibilityChange(change)}` : undefined })).join('\n'));
+      io.out((agents.length > 0 ? `${formatAgentWavesMarkdown(agents)}\n` : '')
+        + results.map(({ report: r, change }) => formatEligibilityMarkdown(titleOf(r), r, { showNodes, note: change ? `change: ${formatEligibilityChange(change)}` : undefined })).join('\n'));
     } else {
-      io.out(results.map(({ report: r, change }) => `${titleOf(r)}\n${change ? `change: ${formatEligibilityChange(change)}\n` : ''}${formatEligibilityText(r, { showNodes, controlPlaneHint })}`).join('\n'));
+      io.out((agents.length > 0 ? `${formatAgentWavesText(agents)}\n` : '')
+        + results.map(({ report: r, change }) => `${titleOf(r)}\n${change ? `change: ${formatEligibilityChange(change)}\n` : ''}${formatEligibilityText(r, { showNodes, controlPlaneHint })}`).join('\n'));
     }
+    // A node in two waves runs the agent twice: a warning, that --strict makes fail.
+    if (failOnWarnings(values) && agents.some((a) => a.overlaps.length > 0)) return 1;
     return failOnWarnings(values) && results.some(({ report }) => report.desired === 0) ? 1 : 0;
   }
   const selectors = (values.selector ?? []).map(parseSelector);

@@ -8,10 +8,12 @@ import { groupKind, sameValue } from '../checks/immutable';
 import { describeVersionSource, judgedVersion } from '../checks/judged-version';
 import { CLUSTER_SCOPED_KINDS } from '../checks/metadata';
 import { minorOf } from '../checks/versions';
+import { waveOf } from '../checks/wave-overlaps';
 import { KubeNode } from '../eligibility';
 import { isRecord } from '../k8s/syntax';
 import { immutableImpacts, podSecurityImpacts, pruneImpact, rbacImpacts } from './policy';
 import { DiffReport, Impact, IMPACT_KINDS, ImpactKind, ObjectDiff } from './types';
+import { markWaves } from './waves';
 import { eligibilityImpact, imageImpact, landsOn, resourcesImpact, rolloutImpact } from './workloads';
 
 /** A manifest object and the file it came from. */
@@ -74,7 +76,8 @@ function changedImpacts(old: Entry, next: Entry, options: DiffOptions, minor: nu
 }
 
 const describe = (o: KubeObject, change: ObjectDiff['change'], impacts: Impact[]): ObjectDiff => ({
-  kind: String(o.kind), apiVersion: String(o.apiVersion), ...(namespaceOf(o) !== undefined ? { namespace: namespaceOf(o) } : {}), name: nameOf(o), change,
+  kind: String(o.kind), apiVersion: String(o.apiVersion), ...(namespaceOf(o) !== undefined ? { namespace: namespaceOf(o) } : {}), name: nameOf(o),
+  ...(o.kind === 'DaemonSet' ? waveOf(o) : undefined), change,
   // kind, message and warning first, in every impact: the JSON reads the same way each time.
   impacts: impacts.map(({ kind, message, warning, ...rest }) => ({ kind, message, warning, ...rest })),
 });
@@ -82,14 +85,15 @@ const describe = (o: KubeObject, change: ObjectDiff['change'], impacts: Impact[]
 /**
  * What changes when NEW replaces OLD: each object added, removed or changed,
  * with its impacts (rollout, immutable, rbac-widened, rbac-narrowed,
- * pod-security, eligibility, resources, prune, image).
+ * pod-security, eligibility, resources, prune, image, all-waves). A wave's
+ * DaemonSet names its agent and wave.
  * @throws NodeListError when a DaemonSet's scheduling fields are malformed (with --nodes)
  */
 export function diffManifests(old: readonly SourcedObject[], next: readonly SourcedObject[], options: DiffOptions = {}): DiffReport {
   const [before, after] = [index(old), index(next)];
   const { judged } = judgedVersion([...after.values()].map((e) => e.object), options.kubernetesVersion);
   const minor = minorOf(judged.version);
-  const objects: ObjectDiff[] = [];
+  let objects: ObjectDiff[] = [];
   let unchanged = 0;
   for (const [key, entry] of after) {
     const was = before.get(key);
@@ -116,6 +120,7 @@ export function diffManifests(old: readonly SourcedObject[], next: readonly Sour
     const contents = entry.object.kind === 'Namespace' ? held.get(nameOf(entry.object)) ?? [] : [];
     objects.push(describe(entry.object, 'removed', [pruneImpact(entry.object, contents), ...rbacImpacts(entry.object, undefined)]));
   }
+  objects = markWaves(objects, [...after.values()], options.nodes, namespaceOf);
   const impacts = Object.fromEntries(IMPACT_KINDS.map((k) => [k, 0])) as Record<ImpactKind, number>;
   let warnings = 0;
   for (const o of objects) {

@@ -13,6 +13,12 @@ export function objectTitle(o: ObjectDiff): string {
   return `${o.kind} ${o.namespace !== undefined ? `${o.namespace}/` : ''}${o.name}`;
 }
 
+/** @internal A wave's DaemonSet: `agent A, wave W` and, with --nodes, `: N of M nodes`; empty for any other object. */
+export function waveNote(o: ObjectDiff): string {
+  if (o.agent === undefined || o.wave === undefined) return '';
+  return `agent ${o.agent}, wave ${o.wave}${o.reach ? `: ${o.reach.nodes} of ${o.reach.of} node${o.reach.of === 1 ? '' : 's'}` : ''}`;
+}
+
 /** @internal The summary line: counts, impacts by kind, warnings, the version. */
 export function summaryLine(report: DiffReport): string {
   const s = report.summary;
@@ -26,7 +32,7 @@ export function summaryLine(report: DiffReport): string {
 export function formatDiffText(report: DiffReport): string {
   const lines: string[] = [];
   for (const o of report.objects) {
-    lines.push(`${MARK[o.change]} ${objectTitle(o)} (${o.change})`);
+    lines.push(`${MARK[o.change]} ${objectTitle(o)} (${[o.change, waveNote(o)].filter((t) => t !== '').join('; ')})`);
     for (const i of o.impacts) lines.push(`    ${i.warning ? '!' : '-'} ${i.kind}: ${i.message}`);
   }
   if (lines.length > 0) lines.push('');
@@ -52,10 +58,10 @@ export function formatDiffMarkdown(report: DiffReport, title = 'node-reporter di
   }
   if (report.objects.length > 0) {
     lines.push('', '| | Object | Change | Impacts |', '|---|---|---|---|',
-      ...report.objects.map((o) => `| ${MARK[o.change] === '-' ? '&minus;' : MARK[o.change]} | ${warn(o.impacts.some((i) => i.warning))}${markdownCell(objectTitle(o))} | ${o.change} | ${kindsOf(o).join(', ') || '-'} |`));
+      ...report.objects.map((o) => `| ${MARK[o.change] === '-' ? '&minus;' : MARK[o.change]} | ${warn(o.impacts.some((i) => i.warning))}${markdownCell(objectTitle(o))}${waveNote(o) ? ` (${markdownCell(waveNote(o))})` : ''} | ${o.change} | ${kindsOf(o).join(', ') || '-'} |`));
     lines.push('', `<details><summary>What each change does (${report.objects.reduce((n, o) => n + o.impacts.length, 0)} impacts)</summary>`, '');
     for (const o of report.objects) {
-      lines.push(`#### ${markdownCell(objectTitle(o))} (${o.change})`, '');
+      lines.push(`#### ${markdownCell(objectTitle(o))} (${markdownCell([o.change, waveNote(o)].filter((t) => t !== '').join('; '))})`, '');
       if (o.impacts.length === 0) lines.push('- no impact beyond the change itself');
       for (const i of o.impacts) lines.push(`- ${warn(i.warning)}**${i.kind}**: ${markdownCell(i.message)}`);
       lines.push('');

@@ -1,10 +1,10 @@
 /** The shape of a manifest diff: objects added, removed and changed, each with its impacts. */
 
 /** What a change does to a cluster. */
-export type ImpactKind = 'rollout' | 'immutable' | 'rbac-widened' | 'rbac-narrowed' | 'pod-security' | 'eligibility' | 'resources' | 'prune' | 'image';
+export type ImpactKind = 'rollout' | 'immutable' | 'rbac-widened' | 'rbac-narrowed' | 'pod-security' | 'eligibility' | 'resources' | 'prune' | 'image' | 'all-waves';
 
 /** Every impact kind, in the order reports list them. */
-export const IMPACT_KINDS: readonly ImpactKind[] = ['immutable', 'rbac-widened', 'pod-security', 'prune', 'eligibility', 'rollout', 'image', 'resources', 'rbac-narrowed'];
+export const IMPACT_KINDS: readonly ImpactKind[] = ['immutable', 'rbac-widened', 'pod-security', 'prune', 'all-waves', 'eligibility', 'rollout', 'image', 'resources', 'rbac-narrowed'];
 
 /** A DaemonSet's DESIRED before and after a change, over a node list. */
 export interface DesiredChange {
@@ -46,6 +46,16 @@ export interface Impact {
   readonly rounds?: number;
   /** Resources: the change of the total over the pods (--nodes for a DaemonSet), per resource. */
   readonly total?: Readonly<Record<string, string>>;
+  /** all-waves: the waves whose pod template changed (every wave of the agent). */
+  readonly waves?: readonly string[];
+}
+
+/** How many of an agent's nodes one wave runs on, over --nodes. */
+export interface WaveReach {
+  /** The nodes the wave's DaemonSet runs on (its DESIRED, after the change). */
+  readonly nodes: number;
+  /** The nodes any wave of the agent runs on, after the change. */
+  readonly of: number;
 }
 
 /** How an object changed. */
@@ -61,6 +71,12 @@ export interface ObjectDiff {
   readonly namespace?: string;
   /** Its name. */
   readonly name: string;
+  /** The agent it is a wave of: a DaemonSet's `node-reporter.dev/agent` label, when it carries both wave labels. */
+  readonly agent?: string;
+  /** The wave it is: its `node-reporter.dev/wave` label, when it carries both wave labels. */
+  readonly wave?: string;
+  /** With --nodes, how many of the agent's nodes the wave runs on (a wave in NEW only). */
+  readonly reach?: WaveReach;
   /** Added, removed or changed. */
   readonly change: ChangeKind;
   /** The impacts, most serious first. */

@@ -3,6 +3,7 @@
  * for the JSON types the API gives them: a malformed DaemonSet is a one-line
  * error naming the input, the DaemonSet and the field, never a crash.
  */
+import { waveOf } from '../checks/wave-overlaps';
 import { NodeSelectorRequirement } from '../k8s/scheduling';
 import { isRecord } from '../k8s/syntax';
 import { EligibilityReport, evaluateNodes, KubeNode, PodScheduling } from './evaluate';
@@ -15,6 +16,10 @@ export interface ManifestDaemonSet {
   readonly name: string;
   /** Its namespace, if the manifest sets one. */
   readonly namespace?: string;
+  /** The agent it is a wave of: its `node-reporter.dev/agent` label, when it carries both wave labels. */
+  readonly agent?: string;
+  /** The wave it is: its `node-reporter.dev/wave` label, when it carries both wave labels. */
+  readonly wave?: string;
   /** Its pod template's scheduling fields. */
   readonly scheduling: PodScheduling;
 }
@@ -120,7 +125,7 @@ export function daemonSetsOfManifest(objects: readonly unknown[], source: string
       const metadata = isRecord(ds.metadata) ? ds.metadata : {};
       const name = typeof metadata.name === 'string' ? metadata.name : '';
       const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : undefined;
-      return { name, namespace, scheduling: schedulingOf(ds, `${source}: DaemonSet ${printable(name, true)}`) };
+      return { name, namespace, ...waveOf(ds), scheduling: schedulingOf(ds, `${source}: DaemonSet ${printable(name, true)}`) };
     });
 }
 
@@ -130,6 +135,10 @@ export interface DaemonSetEligibility extends EligibilityReport {
   readonly name: string;
   /** Its namespace, if the manifest sets one. */
   readonly namespace?: string;
+  /** The agent it is a wave of (its `node-reporter.dev/agent` label), when it carries both wave labels. */
+  readonly agent?: string;
+  /** The wave it is (its `node-reporter.dev/wave` label), when it carries both wave labels. */
+  readonly wave?: string;
 }
 
 /**
@@ -138,5 +147,5 @@ export interface DaemonSetEligibility extends EligibilityReport {
  * @throws NodeListError when a DaemonSet has no pod template, or a scheduling field of the wrong type
  */
 export function daemonSetsIn(objects: readonly unknown[], nodes: readonly KubeNode[], source = 'the manifest'): DaemonSetEligibility[] {
-  return daemonSetsOfManifest(objects, source).map((ds) => ({ name: ds.name, namespace: ds.namespace, ...evaluateNodes(nodes, ds.scheduling) }));
+  return daemonSetsOfManifest(objects, source).map(({ scheduling, ...ds }) => ({ ...ds, ...evaluateNodes(nodes, scheduling) }));
 }
