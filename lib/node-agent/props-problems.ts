@@ -209,6 +209,13 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   if (props.waves !== undefined) {
     const main = containers.length > 0 && containers.length === props.containers.length ? mainContainerOf(props) : undefined;
     problems.push(...wavesProblems(props, main, policyOk, defaults));
+    // A wave's own update strategy meets the host-port rule too, named as the wave's.
+    (Array.isArray(props.waves) ? props.waves : []).forEach((w, i) => {
+      if (isRecord(w) && w.updateStrategy instanceof AgentUpdateStrategy) {
+        problems.push(...hostPortProblems({ ...props, updateStrategy: w.updateStrategy }, hostNetwork).filter((p) => p.startsWith("'updateStrategy'") || p.startsWith("'boundHostPorts' must be set"))
+          .map((p) => p.replace(/^'updateStrategy'/, `'waves[${i}].updateStrategy'`).replace(/^'boundHostPorts' must be set/, `'boundHostPorts' must be set (waves[${i}].updateStrategy surges)`)));
+      }
+    });
   }
   if (props.serviceAccount !== undefined) {
     problems.push(...serviceAccountProblems(props.serviceAccount, isRecord(props.adopt) ? props.adopt.serviceAccountName : undefined, namespace));

@@ -7,7 +7,7 @@
 import { Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import fc from 'fast-check';
-import { AgentUpdateStrategy, AgentWave, NodeAgent, NodeAgentProps, NodePolicy, NodePolicyProps, NodeReporterDaemonSet, NodeRequirement, NodeToleration } from '../../lib';
+import { AgentUpdateStrategy, AgentWave, NodeAgent, NodeAgentProps, NodePolicy, NodePolicyProps, NodeReporterDaemonSet, NodeRequirement, NodeToleration, PodSecurityLevel } from '../../lib';
 import { evaluateNode, KubeNode, schedulingOfPolicy, schedulingOfWorkload } from '../../lib/eligibility';
 import { selectorMatches } from '../../lib/k8s/scheduling';
 import { AGENT_LABEL, ROLLOUT_WAVE_NODE_LABEL, WAVE_LABEL } from '../../lib/k8s/waves';
@@ -277,6 +277,8 @@ describe('bad waves are refused at construction, naming the prop', () => {
     ['config files that are no object', () => ({ waves: [{ name: 'canary', configData: 'x' as unknown as Record<string, string> }, { name: 'rest' }] }), /'waves\[0\]\.configData' must be a non-empty object of file names to contents but got "x"/],
     ['a bad config file name', () => ({ waves: [{ name: 'canary', configData: { 'bad/': 'x' } }, { name: 'rest' }] }), /'waves\[0\]\.configData' key must be a key of/],
     ['a bad env value', () => ({ waves: [{ name: 'canary', env: { A: 5 as unknown as kplus.EnvValue } }, { name: 'rest' }] }), /'waves\[0\]\.env\.A' must be an EnvValue/],
+    ['a surge on a wave of a host-port agent', () => ({ hostNetwork: true, podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'host network' }, waves: [{ name: 'canary', updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxSurge: kplus.PercentOrAbsolute.absolute(1) }) }, { name: 'rest' }] }),
+      /'waves\[0\]\.updateStrategy' must be a rolling update without surge/],
     ['an unknown key', () => ({ waves: [{ name: 'canary', imag: 'x' } as AgentWave, { name: 'rest' }] }), /'waves\[0\]' key must be one of name, nodes, .* but got "imag"/],
   ])('%s', (_, extra, message) => {
     // GIVEN bad waves WHEN the agent is built THEN the error names the prop, the value and what is allowed
@@ -357,6 +359,55 @@ describe(`waves partition the agent's nodes (seed ${SEED})`, () => {
 
         // THEN an eligible node is in exactly one wave, and another in none
         expect([labels, waves.length]).toEqual([labels, eligible ? 1 : 0]);
+      }
+    }), { numRuns: Math.max(10, Math.round(RUNS / 5)), seed: SEED });
+  });
+});
+
+describe(`waves with nodes of their own are refused exactly when they can share a node (seed ${SEED})`, () => {
+  const requirements = [
+    NodeRequirement.in('zone', 'a', 'b'), NodeRequirement.notIn('zone', 'a'), NodeRequirement.exists('gpu'), NodeRequirement.doesNotExist('gpu'),
+    NodeRequirement.gt('cpu', 4), NodeRequirement.lt('cpu', 8),
+  ];
+  const selection = fc.record({
+    zone: fc.option(fc.constantFrom('a', 'b'), { nil: undefined }),
+    expressions: fc.subarray(requirements, { maxLength: 2 }),
+  });
+  const node = fc.record({ zone: fc.option(fc.constantFrom('a', 'b', 'c'), { nil: undefined }), gpu: fc.boolean(), cpu: fc.option(fc.constantFrom('2', '6', '10', 'x'), { nil: undefined }) });
+
+  test('accepted waves share no node by eligibility\'s evaluation; a refusal\'s witness node is in both waves', () => {
+    fc.assert(fc.property(fc.array(selection, { minLength: 2, maxLength: 3 }), fc.array(node, { minLength: 1, maxLength: 20 }), (selections, nodes) => {
+      // GIVEN waves, each selecting with a NodePolicy of its own
+      const c = chart();
+      const policy = new NodePolicy(c, 'Policy', { operatingSystem: 'linux' });
+      const policies = selections.map((s, i) => new NodePolicy(c, `Wave-${i}`, { matchLabels: s.zone !== undefined ? { zone: s.zone } : undefined, matchExpressions: s.expressions }));
+      const waves = policies.map((nodes, i) => ({ name: `w${i}`, nodes }));
+
+      // WHEN the agent is built
+      let refusal: string | undefined;
+      try {
+        new NodeAgent(c, 'Agent', { policy, name: 'agent', containers: [{ name: 'agent', image: 'example.com/agent:1' }], waves });
+      } catch (e) {
+        refusal = (e as Error).message;
+      }
+
+      if (refusal === undefined) {
+        // THEN no node is eligible for two of its DaemonSets
+        const sets = daemonSets(synth(c));
+        for (const n of nodes) {
+          const labels: Record<string, string> = { 'kubernetes.io/os': 'linux', ...(n.zone !== undefined ? { zone: n.zone } : {}), ...(n.gpu ? { gpu: '' } : {}), ...(n.cpu !== undefined ? { cpu: n.cpu } : {}) };
+          const kubeNode: KubeNode = { metadata: { name: 'n', labels } };
+          expect([labels, sets.filter((ds) => evaluateNode(kubeNode, schedulingOfWorkload(ds)).eligible).length <= 1]).toEqual([labels, true]);
+        }
+      } else {
+        // THEN the refusal names a node that both waves (and the agent's policy) accept, or a wave that matches none
+        const shared = /a node labelled (\{.*?\}) is in both "w(\d)" and "w(\d)"/.exec(refusal);
+        if (shared) {
+          const labels = JSON.parse(shared[1]) as Record<string, string>;
+          expect([refusal, policy.matches(labels) && policies[Number(shared[2])].matches(labels) && policies[Number(shared[3])].matches(labels)]).toEqual([refusal, true]);
+        } else {
+          expect(refusal).toMatch(/'waves\[\d\]\.nodes' must be a selection that matches some node of the agent's policy/);
+        }
       }
     }), { numRuns: Math.max(10, Math.round(RUNS / 5)), seed: SEED });
   });
