@@ -7,7 +7,7 @@
 import { Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import fc from 'fast-check';
-import { AgentUpdateStrategy, AgentWave, NodeAgent, NodeAgentProps, NodePolicy, NodePolicyProps, NodeReporterDaemonSet, NodeRequirement, NodeToleration, PodSecurityLevel } from '../../lib';
+import { AgentUpdateStrategy, AgentWave, NodeAgent, NodeAgentProps, NodePolicy, NodePolicyProps, NodeReporterChart, NodeReporterDaemonSet, NodeRequirement, NodeToleration, PodSecurityLevel } from '../../lib';
 import { evaluateNode, KubeNode, schedulingOfPolicy, schedulingOfWorkload } from '../../lib/eligibility';
 import { selectorMatches } from '../../lib/k8s/scheduling';
 import { AGENT_LABEL, ROLLOUT_WAVE_NODE_LABEL, WAVE_LABEL } from '../../lib/k8s/waves';
@@ -302,6 +302,19 @@ describe('the reporter in waves', () => {
     };
     expect(summary('node-reporter-canary')).toEqual(['v2', 'v2', 'node-reporter v2', 'canary']);
     expect(summary('node-reporter')).toEqual(['v1', 'v1', 'node-reporter v1', 'rest']);
+  });
+
+  test('the reporter chart passes its waves to the reporter', () => {
+    // GIVEN the seed's chart in waves
+    const c = new NodeReporterChart(Testing.app(), 'node-reporter', { version: 'v1', waves: [{ name: 'canary', version: 'v2' }, { name: 'rest' }] });
+
+    // WHEN it is synthesized
+    const sets = daemonSets(synth(c));
+
+    // THEN both waves are in its namespace, the canary at v2
+    expect(sets.map((d) => [d.metadata.namespace, d.metadata.name, d.metadata.labels['app.kubernetes.io/version']])).toEqual([
+      ['practice-daemon', 'node-reporter', 'v1'], ['practice-daemon', 'node-reporter-canary', 'v2'],
+    ]);
   });
 
   test('a wave that is no object is refused naming it, not with a TypeError', () => {
