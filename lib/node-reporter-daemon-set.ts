@@ -124,7 +124,7 @@ export interface NodeReporterDaemonSetProps {
 
   /**
    * Roll the reporter out in waves (see NodeAgentProps.waves): a wave's
-   * `version` is also what its pods print, and its change cause.
+   * `version` (by default the reporter's) is also what its pods print, and its change cause.
    * @default - one DaemonSet on every node of the policy
    */
   readonly waves?: AgentWave[];
@@ -200,7 +200,7 @@ export class NodeReporterDaemonSet extends NodeAgent {
       terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 5,
       revisionHistoryLimit: props.revisionHistoryLimit,
       // A wave's version is what its pods print.
-      waves: Array.isArray(props.waves) ? props.waves.map((w) => (isRecord(w) && w.version !== undefined ? { command: commandOf(w.version), changeCause: `${name} ${w.version}`, ...w } : w)) : props.waves,
+      waves: Array.isArray(props.waves) ? props.waves.map((w) => (!isRecord(w) ? w : w.version !== undefined ? { command: commandOf(w.version), changeCause: `${name} ${w.version}`, ...w } : { version: props.version, ...w })) : props.waves,
     });
     this.image = image;
     this.intervalSeconds = intervalSeconds;

@@ -96,7 +96,7 @@ export class NodeAgent extends Construct {
   /** The selector's labels, `{ app: <name> }` or `adopt.selector`; every pod carries them. */
   public readonly selectorLabels: Record<string, string>;
 
-  /** The labels of every object the agent creates and of its pods: the recommended ones, `labels`, and the selector's. */
+  /** The labels of every object the agent creates and of its pods: the recommended ones, `labels`, and the selector's (with waves, the shared objects' lack the wave label). */
   public readonly labels: Record<string, string>;
 
   /** The name of the ServiceAccount the pods run as (the agent's own, or `serviceAccountName`), if any. */
@@ -153,7 +153,7 @@ export class NodeAgent extends Construct {
   /** The volumes the pods declare (the `hostPaths` shorthand and the config included). */
   public readonly volumes: readonly AgentVolume[];
 
-  /** The cdk8s-plus DaemonSet underneath; as a pod selector it selects the agent's pods. */
+  /** The cdk8s-plus DaemonSet underneath (with waves, the last wave's); as a pod selector it selects its pods. */
   public readonly daemonSet: kplus.DaemonSet;
 
   /** The ServiceAccount, when `serviceAccount` is set. */
@@ -299,7 +299,7 @@ export class NodeAgent extends Construct {
 
   /**
    * Adds a main container or sidecar with the agent's defaults and its
-   * every-container mounts; checked like the props.
+   * every-container mounts, to every wave; checked like the props.
    */
   public addContainer(container: AgentContainer): void {
     this.addChecked(container, false);

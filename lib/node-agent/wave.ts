@@ -37,7 +37,7 @@ export interface AgentWave {
 
   /**
    * The `app.kubernetes.io/version` label of the wave's DaemonSet and pods, a label value.
-   * @default - the image tag of `image` when set, else the agent's `version`
+   * @default - the tag of the wave's `image` when it sets one (none when that has no tag), else the agent's `version`
    */
   readonly version?: string;
 

@@ -12,6 +12,7 @@
  * selector. Whether two waves can meet on a node is asked of the checks
  * (`sharedNode`), never restated here.
  */
+import { Construct } from 'constructs';
 import { NodeSelectionLike, sharedNode } from '../checks/overlaps';
 import { selectorMatches } from '../k8s/scheduling';
 import { checkDns1123Label, checkDns1123Subdomain, checkImage, checkLabelValue, checkSingleLine, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
@@ -72,13 +73,11 @@ function combined(policy: NodePolicy, selection: NodePolicyProps): NodePolicyPro
 }
 
 /** @internal The policy of the wave at `index`: the agent's policy AND the wave's nodes, a NodePolicy under `scope`. */
-export function wavePolicy(scope: NodeAgentScope, policy: NodePolicy, waves: readonly AgentWave[], index: number): NodePolicy {
+export function wavePolicy(scope: Construct, policy: NodePolicy, waves: readonly AgentWave[], index: number): NodePolicy {
   return new NodePolicy(scope, `WaveNodes-${waves[index].name}`, combined(policy, waveSelection(waves, index)));
 }
 
-type NodeAgentScope = ConstructorParameters<typeof NodePolicy>[0];
-
-/** The name of the DaemonSet of an earlier wave. */
+/** @internal The name of the DaemonSet of an earlier wave. */
 export function waveDaemonSetName(agent: string, wave: string): string {
   return `${agent}-${wave}`;
 }
@@ -112,10 +111,10 @@ export function lastWaveProps(props: NodeAgentProps, main: AgentContainer): Node
 }
 
 function overrides(props: NodeAgentProps, main: AgentContainer, wave: AgentWave): Partial<NodeAgentProps> {
-  const image = wave.image !== undefined ? imageTag(wave.image) : undefined;
   return {
     containers: props.containers.map((c) => (c === main ? mainWithWave(c, wave) : c)),
-    version: wave.version ?? image ?? props.version ?? imageTag(main.image),
+    // A wave's own image says its version (none when it has no tag): the agent's would be wrong there.
+    version: wave.version ?? (wave.image !== undefined ? imageTag(wave.image) : props.version ?? imageTag(main.image)),
     ...(props.config !== undefined && wave.configData !== undefined ? { config: { ...props.config, data: wave.configData } } : {}),
     ...(wave.updateStrategy !== undefined ? { updateStrategy: wave.updateStrategy } : {}),
     ...(wave.changeCause !== undefined ? { changeCause: wave.changeCause } : {}),
@@ -230,13 +229,13 @@ function nodeProblems(policy: NodePolicy, waves: readonly AgentWave[]): Problem[
       problems.push(problem(`waves[${i}].nodes`, 'a NodePolicy when an earlier wave selects its nodes with one: the last wave takes "every other node" only of waves selected by the rollout-wave label', undefined));
       return;
     }
-    if (sharedNode(agent, selectionOf(waveSelection(waves, i))) === undefined) {
+    if (sharedNode(agent, selectionOf(waves, i)) === undefined) {
       problems.push(problem(`waves[${i}].nodes`, "a selection that matches some node of the agent's policy (no node labels satisfy both)", w.nodes !== undefined ? selectionText(w.nodes) : 'the default'));
     }
   });
   waves.forEach((a, i) => waves.slice(i + 1).forEach((b, k) => {
     const j = i + 1 + k;
-    const both = sharedNode(agent, selectionOf(waveSelection(waves, i)), selectionOf(waveSelection(waves, j)));
+    const both = sharedNode(agent, selectionOf(waves, i), selectionOf(waves, j));
     if (both !== undefined) {
       problems.push(`'waves[${j}].nodes' must select no node that waves[${i}] ("${a.name}") selects, but a node labelled ${JSON.stringify(both.labels)} is in both "${a.name}" and "${b.name}": it would run two agents; give the waves disjoint selections`);
     }
@@ -244,13 +243,17 @@ function nodeProblems(policy: NodePolicy, waves: readonly AgentWave[]): Problem[
   return problems;
 }
 
-/** A wave's selection as pod scheduling fields (the shape sharedNode reads), as NodePolicy.podScheduling writes them. */
-function selectionOf(props: NodePolicyProps): NodeSelectionLike {
-  const expressions = props.matchExpressions ?? [];
-  const terms = props.anyOf !== undefined && props.anyOf.length > 0 ? props.anyOf.map((t) => [...expressions, ...t]) : expressions.length > 0 ? [expressions] : [];
+/** A wave's selection as pod scheduling fields (the shape sharedNode reads): its NodePolicy's, or the rollout-wave label's. */
+function selectionOf(waves: readonly AgentWave[], index: number): NodeSelectionLike {
+  const nodes = waves[index].nodes;
+  if (nodes !== undefined) {
+    return nodes.podScheduling();
+  }
+  const selection = waveSelection(waves, index);
+  const expressions = selection.matchExpressions ?? [];
   return {
-    nodeSelector: props.matchLabels,
-    affinity: terms.length > 0 ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms.map((t) => ({ matchExpressions: t })) } } } : undefined,
+    nodeSelector: selection.matchLabels,
+    affinity: expressions.length > 0 ? { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: expressions }] } } } : undefined,
   };
 }
 

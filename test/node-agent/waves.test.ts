@@ -323,6 +323,29 @@ describe('the reporter in waves', () => {
       .toThrow(/'waves\[0\]' must be an AgentWave/);
   });
 
+  test('a wave with its own image but no version prints and is labelled with the reporter\'s version', () => {
+    // GIVEN a canary on another busybox
+    const c = chart();
+    new NodeReporterDaemonSet(c, 'Reporter', { policy: new NodePolicy(c, 'P'), version: 'v1', waves: [{ name: 'canary', image: 'busybox:1.37' }, { name: 'rest' }] });
+
+    // WHEN it is synthesized THEN the canary runs that image, prints v1 and says v1
+    const canary = only(synth(c), 'DaemonSet', 'node-reporter-canary');
+    expect([canary.spec.template.spec.containers[0].image, canary.spec.template.spec.containers[0].command[2], canary.metadata.labels['app.kubernetes.io/version']])
+      .toEqual(['busybox:1.37', expect.stringContaining('version=v1;'), 'v1']);
+  });
+
+  test('an agent wave\'s image without a tag leaves the wave without a version label rather than the agent\'s', () => {
+    // GIVEN a canary on an image by digest
+    const c = chart();
+    const digest = `example.com/agent@sha256:${'a'.repeat(64)}`;
+    new NodeAgent(c, 'Agent', agentProps(c, { waves: [{ name: 'canary', image: digest }, { name: 'rest' }] }));
+
+    // WHEN it is synthesized THEN its DaemonSet has no version label, the rest the agent's
+    const sets = daemonSets(synth(c));
+    expect(only(sets, 'DaemonSet', 'agent-canary').metadata.labels['app.kubernetes.io/version']).toBeUndefined();
+    expect(only(sets, 'DaemonSet', 'agent').metadata.labels['app.kubernetes.io/version']).toBe('1.0');
+  });
+
   test('a wave version that is no reporter version token is refused before it reaches the script', () => {
     // GIVEN a wave version with a shell character
     const c = chart();
