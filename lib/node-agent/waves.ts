@@ -14,6 +14,7 @@
  */
 import { Construct } from 'constructs';
 import { NodeSelectionLike, sharedNode } from '../checks/overlaps';
+import { SELECTOR_LABEL_KEY } from '../defaults';
 import { selectorMatches } from '../k8s/scheduling';
 import { checkDns1123Label, checkDns1123Subdomain, checkImage, checkLabelValue, checkSingleLine, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
 import { AGENT_LABEL, ROLLOUT_WAVE_NODE_LABEL, WAVE_LABEL } from '../k8s/waves';
@@ -209,6 +210,9 @@ export function wavesProblems(props: NodeAgentProps, main: AgentContainer | unde
     }
   });
   if (isRecord(props.labels)) {
+    if (Object.prototype.hasOwnProperty.call(props.labels, SELECTOR_LABEL_KEY)) {
+      problems.push(`'labels' must not set '${SELECTOR_LABEL_KEY}' when the agent has waves: each earlier wave selects its pods by '${SELECTOR_LABEL_KEY}: <name>-<wave>', but got "${SELECTOR_LABEL_KEY}: ${(props.labels as Record<string, string>)[SELECTOR_LABEL_KEY]}"`);
+    }
     // The agent label may be there already (added before the move to waves), with the agent's name.
     for (const key of [AGENT_LABEL, WAVE_LABEL].filter((k) => Object.prototype.hasOwnProperty.call(props.labels, k) && (k === WAVE_LABEL || (props.labels as Record<string, string>)[k] !== props.name))) {
       problems.push(`'labels' must not set '${key}' when the agent has waves: the waves own it (the label the checks read), but got "${key}: ${(props.labels as Record<string, string>)[key]}"`);

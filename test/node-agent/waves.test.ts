@@ -279,6 +279,8 @@ describe('bad waves are refused at construction, naming the prop', () => {
     ['a bad env value', () => ({ waves: [{ name: 'canary', env: { A: 5 as unknown as kplus.EnvValue } }, { name: 'rest' }] }), /'waves\[0\]\.env\.A' must be an EnvValue/],
     ['a surge on a wave of a host-port agent', () => ({ hostNetwork: true, podSecurity: { level: PodSecurityLevel.PRIVILEGED, reason: 'host network' }, waves: [{ name: 'canary', updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxSurge: kplus.PercentOrAbsolute.absolute(1) }) }, { name: 'rest' }] }),
       /'waves\[0\]\.updateStrategy' must be a rolling update without surge/],
+    ['labels that set app beside an adopted selector', () => ({ adopt: { selector: { 'k8s-app': 'agent' } }, labels: { app: 'x' }, waves: [{ name: 'canary' }, { name: 'rest' }] }),
+      /'labels' must not set 'app' when the agent has waves: each earlier wave selects its pods by 'app: <name>-<wave>', but got "app: x"/],
     ['an unknown key', () => ({ waves: [{ name: 'canary', imag: 'x' } as AgentWave, { name: 'rest' }] }), /'waves\[0\]' key must be one of name, nodes, .* but got "imag"/],
   ])('%s', (_, extra, message) => {
     // GIVEN bad waves WHEN the agent is built THEN the error names the prop, the value and what is allowed
