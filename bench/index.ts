@@ -10,6 +10,7 @@ import { diffAgainstParse } from './diff';
 import { checksAgainstParse, manyDaemonSets } from './many-daemonsets';
 import { nodeListJson } from './node-list';
 import { machine, printTable, sideBySide, timeCommand } from './util';
+import { eligibleWavesRows, overlapRows } from './waves';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const root = path.resolve(__dirname, '..');
@@ -156,6 +157,12 @@ function eligibilitySection(): string[][] {
   ];
 }
 
+function wavesSection(): string[][] {
+  // The shipped bin again (built here too, for BENCH_ONLY=waves), and check's static overlap in process.
+  execFileSync('npm', ['run', 'build', '--silent']);
+  return [...eligibleWavesRows(root, scratch, ROUNDS), ...overlapRows(ROUNDS)];
+}
+
 function testSection(): string[][] {
   const t = sideBySide({
     unit: () => timeCommand('npm', ['run', 'test:unit', '--silent']),
@@ -193,6 +200,7 @@ printTable(['benchmark', 'figure', 'note'], [
   ...section(diffSection, 'diff of 10,000 DaemonSets'),
   ...section(manyVariantsSection, 'many variants'),
   ...section(eligibilitySection, 'eligibility'),
+  ...section(wavesSection, 'eligibility and check on waves'),
   ...section(testSection, 'tests'),
 ]);
 fs.rmSync(scratch, { recursive: true, force: true });

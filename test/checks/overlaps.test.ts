@@ -179,4 +179,21 @@ describe('sharedNode (property)', () => {
     expect(found).toBeGreaterThan(100);
     expect(found).toBeLessThan(900);
   });
+
+  test('on one integer label, a node exists exactly when some value 0..12 or absence satisfies every requirement', () => {
+    // GIVEN requirements on one key, mostly Gt, Lt and NotIn of small integers, each in a selection of its own
+    const ints = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10'];
+    const one: fc.Arbitrary<NodeSelectorRequirement> = fc.record({
+      key: fc.constant('n'),
+      operator: fc.constantFrom('Gt', 'Lt', 'NotIn', 'NotIn', 'In', 'Exists', 'DoesNotExist'),
+      values: fc.array(fc.constantFrom(...ints), { minLength: 1, maxLength: 4 }),
+    }).map((r) => (r.operator === 'Gt' || r.operator === 'Lt' ? { ...r, values: r.values.slice(0, 1) } : r.operator.endsWith('xist') ? { key: r.key, operator: r.operator } : r));
+    fc.assert(fc.property(fc.array(one, { minLength: 1, maxLength: 5 }), (requirements) => {
+      const selections = requirements.map((r) => required({ matchExpressions: [r] }));
+      // WHEN / THEN the answer agrees with trying every value a bound of at most 10 leaves room for
+      const candidates: Record<string, string>[] = [{}, ...[...Array(13).keys()].map((v) => ({ n: String(v) })), { n: 'x' }];
+      const exists = candidates.some((labels) => selections.every((s) => selectionAccepts(s, 'x', labels)));
+      return (sharedNode(...selections) !== undefined) === exists;
+    }), { numRuns: 1000, seed: 20261204 });
+  });
 });

@@ -91,3 +91,18 @@ describe('node-reporter eligible --manifest on waves', () => {
     }
   });
 });
+
+describe('docs/waves.md', () => {
+  const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'waves.md'), 'utf-8');
+  const relative = (file: string) => path.relative(path.join(__dirname, '..', '..'), file);
+
+  test('shows what check and eligible print for the hand-written waves', () => {
+    // GIVEN the commands the page shows, run from the repository's root as it shows them
+    const check = run(['check', overlapping]).out.split('\n')[0].replace(overlapping, relative(overlapping));
+    const eligible = run(['eligible', '--nodes', nodes, '--manifest', overlapping]).out.split('\n').slice(0, 8).join('\n');
+
+    // THEN the page holds the same lines
+    expect(doc).toContain(`$ npx node-reporter check test/fixtures/waves/overlapping.yaml\n${check}\n`);
+    expect(doc).toContain(`$ npx node-reporter eligible --nodes test/fixtures/waves/nodes.json --manifest test/fixtures/waves/overlapping.yaml\n${eligible}\n`);
+  });
+});

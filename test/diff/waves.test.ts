@@ -40,7 +40,8 @@ describe('diff of an agent in waves', () => {
       ['log-shipper-canary', 'log-shipper', 'canary', { nodes: 1, of: 5 }, ['rollout', 'image']],
     ]);
     expect(formatDiffText(report).split('\n')[0]).toBe('~ DaemonSet monitoring/log-shipper-canary (changed; agent log-shipper, wave canary: 1 of 5 nodes)');
-    expect(formatDiffMarkdown(report)).toContain('| ~ | monitoring/log-shipper-canary'.replace('monitoring', 'DaemonSet monitoring') + ' (agent log-shipper, wave canary: 1 of 5 nodes) | changed | rollout, image |');
+    expect(formatDiffMarkdown(report)).toContain('| ~ | DaemonSet monitoring/log-shipper-canary (agent log-shipper, wave canary: 1 of 5 nodes) | changed | rollout, image |');
+    expect(formatDiffMarkdown(report)).toContain('#### DaemonSet monitoring/log-shipper-canary (changed; agent log-shipper, wave canary: 1 of 5 nodes)');
     expect(report.summary.impacts['all-waves']).toBe(0);
   });
 
