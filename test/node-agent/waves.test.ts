@@ -7,7 +7,7 @@
 import { Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import fc from 'fast-check';
-import { AgentUpdateStrategy, AgentWave, NodeAgent, NodeAgentProps, NodePolicy, NodePolicyProps, NodeReporterChart, NodeReporterDaemonSet, NodeRequirement, NodeToleration, PodSecurityLevel } from '../../lib';
+import { AgentUpdateStrategy, AgentWave, ConfigChange, NodeAgent, NodeAgentProps, NodePolicy, NodePolicyProps, NodeReporterChart, NodeReporterDaemonSet, NodeRequirement, NodeToleration, PodSecurityLevel } from '../../lib';
 import { evaluateNode, KubeNode, schedulingOfPolicy, schedulingOfWorkload } from '../../lib/eligibility';
 import { selectorMatches } from '../../lib/k8s/scheduling';
 import { AGENT_LABEL, ROLLOUT_WAVE_NODE_LABEL, WAVE_LABEL } from '../../lib/k8s/waves';
@@ -142,11 +142,14 @@ describe('an agent in waves', () => {
     expect([rest.spec.template.spec.containers[0].image, rest.metadata.labels['app.kubernetes.io/version'], rest.spec.updateStrategy.type]).toEqual(['example.com/agent:1.0', '1.0', 'RollingUpdate']);
   });
 
-  test('a change to one wave\'s config changes no object of another wave', () => {
+  test.each([
+    [ConfigChange.ROLL, ['ConfigMap/node-agent-agent-canary', 'DaemonSet/agent-canary']],
+    [ConfigChange.IN_PLACE, ['ConfigMap/node-agent-agent-canary']],
+  ])('a change to one wave\'s config changes no object of another wave (onChange %s)', (onChange, expected) => {
     // GIVEN the same agent twice, once with a new config for the canary
     const render = (canary: AgentWave) => {
       const c = chart();
-      new NodeAgent(c, 'Agent', agentProps(c, { waves: [canary, { name: 'early' }, { name: 'rest' }] }));
+      new NodeAgent(c, 'Agent', agentProps(c, { config: { data: { 'agent.yaml': 'level: info\n' }, mountPath: '/etc/agent', onChange }, waves: [canary, { name: 'early' }, { name: 'rest' }] }));
       return synth(c);
     };
     const before = render({ name: 'canary' });
@@ -155,8 +158,8 @@ describe('an agent in waves', () => {
     // WHEN the two are compared object by object
     const changed = after.filter((m, i) => JSON.stringify(m) !== JSON.stringify(before[i])).map((m) => `${m.kind}/${m.metadata.name}`);
 
-    // THEN only the canary's ConfigMap and DaemonSet (its checksum) changed
-    expect(changed.sort()).toEqual(['ConfigMap/node-agent-agent-canary', 'DaemonSet/agent-canary']);
+    // THEN only the canary's ConfigMap changed (and, when the config rolls the pods, its DaemonSet's checksum)
+    expect(changed.sort()).toEqual(expected);
   });
 
   test('the last wave keeps the single agent\'s DaemonSet name, selector and ConfigMap name, with and without adopt', () => {
