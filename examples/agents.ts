@@ -10,6 +10,7 @@ import { FluentBitChart } from './fluent-bit';
 import { KubeProxyChart } from './kube-proxy';
 import { KuredChart } from './kured';
 import { NodeExporterChart } from './node-exporter';
+import { NodeExporterWavesChart } from './node-exporter-waves';
 import { NodeInventoryChart } from './node-inventory';
 import { NodeProblemDetectorChart } from './node-problem-detector';
 import { NvidiaDevicePluginChart } from './nvidia-device-plugin';
@@ -27,6 +28,7 @@ export const AGENTS: Record<string, (scope: Construct, id: string) => Chart> = {
   'kube-proxy': (scope, id) => new KubeProxyChart(scope, id),
   'kured': (scope, id) => new KuredChart(scope, id),
   'node-exporter': (scope, id) => new NodeExporterChart(scope, id),
+  'node-exporter-waves': (scope, id) => new NodeExporterWavesChart(scope, id),
   'node-inventory': (scope, id) => new NodeInventoryChart(scope, id),
   'node-problem-detector': (scope, id) => new NodeProblemDetectorChart(scope, id),
   'nvidia-device-plugin': (scope, id) => new NvidiaDevicePluginChart(scope, id),

@@ -22,7 +22,7 @@ export {
   AgentPolicyRule, AgentProbe, AgentSecurityContext,   AgentService, AgentServiceAccount, AgentServicePort,
   AgentSubject,
   AgentUpdateStrategy,
-  AgentVolume, AgentVolumeKind, CONFIG_CHECKSUM_ANNOTATION, ConfigChange,
+  AgentVolume, AgentVolumeKind, AgentWave, CONFIG_CHECKSUM_ANNOTATION, ConfigChange,
   ContainerEnvFrom, ContainerHandler, ContainerLifecycle, ContainerProbe,
   DownwardApi,
   DownwardApiFile, EmptyDirOptions, HostPathMount, HostPathOptions, KeysVolumeOptions, KeyToPath,

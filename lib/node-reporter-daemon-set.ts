@@ -3,7 +3,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { CONTAINER_NAME, DEFAULT_IMAGE, DEFAULT_INTERVAL_SECONDS, DEFAULT_NAME } from './defaults';
 import { checkDns1123Label, checkImage, checkInteger, checkVersion, defined, isRecord, Problem, problem } from './k8s/syntax';
-import { AgentUpdateStrategy, DownwardApi, NodeAgent } from './node-agent';
+import { AgentUpdateStrategy, AgentWave, DownwardApi, NodeAgent } from './node-agent';
 import { NodePolicy } from './node-policy';
 import { checkResources, checkRollingUpdate } from './validate-props';
 
@@ -121,6 +121,13 @@ export interface NodeReporterDaemonSetProps {
    * @default 10
    */
   readonly revisionHistoryLimit?: number;
+
+  /**
+   * Roll the reporter out in waves (see NodeAgentProps.waves): a wave's
+   * `version` (by default the reporter's) is also what its pods print, and its change cause.
+   * @default - one DaemonSet on every node of the policy
+   */
+  readonly waves?: AgentWave[];
 }
 
 /**
@@ -176,7 +183,8 @@ export class NodeReporterDaemonSet extends NodeAgent {
     const resources = props.resources ?? DEFAULT_REPORTER_RESOURCES;
     // The version and interval are validated tokens, so they are safe in the
     // script as they are. `${NODE_NAME}` is for the shell, not TypeScript.
-    const command = ['sh', '-c', 'while true; do echo node=${NODE_NAME} version=' + props.version + '; sleep ' + intervalSeconds + '; done'];
+    const commandOf = (version: string) => ['sh', '-c', 'while true; do echo node=${NODE_NAME} version=' + version + '; sleep ' + intervalSeconds + '; done'];
+    const command = commandOf(props.version);
     const updateStrategy = AgentUpdateStrategy.rollingUpdate({ maxUnavailable: props.maxUnavailable, maxSurge: props.maxSurge });
     super(scope, id, {
       policy: props.policy,
@@ -191,6 +199,8 @@ export class NodeReporterDaemonSet extends NodeAgent {
       minReadySeconds: props.minReadySeconds,
       terminationGracePeriodSeconds: props.terminationGracePeriodSeconds ?? 5,
       revisionHistoryLimit: props.revisionHistoryLimit,
+      // A wave's version is what its pods print.
+      waves: Array.isArray(props.waves) ? props.waves.map((w) => (!isRecord(w) ? w : w.version !== undefined ? { command: commandOf(w.version), changeCause: `${name} ${w.version}`, ...w } : { version: props.version, ...w })) : props.waves,
     });
     this.image = image;
     this.intervalSeconds = intervalSeconds;
@@ -214,6 +224,8 @@ function reporterProblems(props: NodeReporterDaemonSetProps): Problem[] {
       props.intervalSeconds !== undefined ? checkInteger('intervalSeconds', props.intervalSeconds, 1, 86400) : undefined,
     ),
     ...(props.resources !== undefined ? checkResources('resources', props.resources) : []),
+    // A wave's version goes into the script too.
+    ...(Array.isArray(props.waves) ? props.waves.flatMap((w, i) => defined(isRecord(w) && w.version !== undefined ? checkVersion(`waves[${i}].version`, w.version) : undefined)) : []),
     // Named as this construct's own props, not as NodeAgent's updateStrategy.
     ...rollingUpdateProblems(props),
   ];

@@ -224,7 +224,21 @@ function agentProps(g: Gen, chart: Chart): Record<string, unknown> {
   for (const key of ['changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit']) {
     if (g.chance(0.15)) props[key] = g.maybe(() => (key === 'changeCause' ? g.string() : g.number()));
   }
+  if (g.chance(0.2)) props.waves = waves(g, chart);
   return props;
+}
+
+/** Waves: names, overrides and nodes of their own, mostly plausible. */
+function waves(g: Gen, chart: Chart): unknown {
+  return g.maybe(() => Array.from({ length: g.int(4) }, () => g.maybe(() => ({
+    name: g.maybe(() => g.pick(['canary', 'early', 'rest', '', g.string()]), 0.9),
+    ...(g.chance(0.2) ? { image: g.maybe(() => g.pick(['busybox:1.37', g.string()])) } : {}),
+    ...(g.chance(0.2) ? { version: g.maybe(() => g.pick(['v2', g.string()])) } : {}),
+    ...(g.chance(0.2) ? { env: g.maybe(() => ({ [g.pick(['LEVEL', g.string()])]: g.maybe(() => kplus.EnvValue.fromValue('debug')) })) } : {}),
+    ...(g.chance(0.2) ? { configData: g.maybe(() => ({ [g.pick(['a.conf', g.string()])]: g.maybe(() => g.string()) })) } : {}),
+    ...(g.chance(0.2) ? { updateStrategy: g.maybe(() => AgentUpdateStrategy.onDelete()) } : {}),
+    ...(g.chance(0.2) ? { nodes: g.maybe(() => new NodePolicy(chart, `W${g.int(1e9)}`, { matchLabels: { zone: g.pick(['a', 'b']) } })) } : {}),
+  }), 0.9)));
 }
 
 /** What real agents need of NodeAgent: volumes, per-container mounts, init containers, security contexts, ports across containers, RBAC, config. */

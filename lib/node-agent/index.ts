@@ -22,3 +22,4 @@ export { AgentService, AgentServicePort } from './services';
 export { NodeAgentTargetProps, RecursiveReadOnly } from './target';
 export { AgentUpdateStrategy } from './update-strategy';
 export { AgentMount, AgentVolume, AgentVolumeKind, DownwardApiFile, EmptyDirOptions, HostPathMount, HostPathOptions, KeysVolumeOptions, KeyToPath, ProjectedKeysOptions, ProjectedSource, ProjectedVolumeOptions, ServiceAccountTokenOptions } from './volumes';
+export { AgentWave } from './wave';

@@ -2,14 +2,13 @@ import { ApiObject, Chart, Duration } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkApiValidation } from '../checks/api-validation';
-import { checkObject, isBlocking } from '../checks/index';
 import { PodSecurityLevel } from '../checks/pod-security';
 import { podTemplateOf } from '../checks/pod-templates';
-import { RULES, Severity, WAIVER_PREFIX } from '../checks/rules';
+import { Severity, WAIVER_PREFIX } from '../checks/rules';
 import { KubernetesVersion } from '../checks/versions';
 import { DEFAULT_RUN_AS_ID } from '../defaults';
-import { checkApplySize } from '../k8s/apply';
-import { defined, isRecord, Problem } from '../k8s/syntax';
+import { isRecord } from '../k8s/syntax';
+import { AGENT_LABEL, WAVE_LABEL } from '../k8s/waves';
 import { KubernetesTarget, kubernetesTarget, targetAnnotations } from '../kubernetes-target';
 import { watchNameClashes } from '../name-clashes';
 import { NodePolicy } from '../node-policy';
@@ -29,12 +28,13 @@ import { NodeAgentProps } from './props';
 import { configMapNameOf, declaredVolumes, mainContainerOf, mountPathProblems, propsProblems, runAsGroupOf } from './props-problems';
 import { createRbac, rbacNames } from './rbac';
 import { waiveDangerousGrants } from './rbac-reasons';
-import { canonicalResources, nonEmpty, propOf, withoutZeroDelays } from './rendering';
+import { canonicalResources, checksProblems, nonEmpty, withoutZeroDelays } from './rendering';
 import { dedupe, mergeAffinity } from './scheduling';
 import { createServices } from './services';
 import { RecursiveReadOnly, targetPropsProblems, withTargetForms, writesAppArmorField } from './target';
 import { AgentUpdateStrategy } from './update-strategy';
 import { AgentMount, AgentVolume, renderMount } from './volumes';
+import { crossSelectorProblems, earlierWaveProps, lastWaveProps, wavePolicy, waveRoleOf } from './waves';
 
 const BRAND = Symbol.for('node-reporter.NodeAgent');
 
@@ -84,13 +84,19 @@ export class NodeAgent extends Construct {
   /** The eligibility policy. */
   public readonly policy: NodePolicy;
 
+  /** The wave this agent's DaemonSet is (with `waves`, the last one), if the agent is rolled out in waves. */
+  public readonly wave?: string;
+
+  /** With `waves`: the agents of the waves before the last, in order, each a DaemonSet `<name>-<wave>`; this agent is the last wave. */
+  public readonly earlierWaves: NodeAgent[];
+
   /** The DaemonSet's name. */
   public readonly name: string;
 
   /** The selector's labels, `{ app: <name> }` or `adopt.selector`; every pod carries them. */
   public readonly selectorLabels: Record<string, string>;
 
-  /** The labels of every object the agent creates and of its pods: the recommended ones, `labels`, and the selector's. */
+  /** The labels of every object the agent creates and of its pods: the recommended ones, `labels`, and the selector's (with waves, the shared objects' lack the wave label). */
   public readonly labels: Record<string, string>;
 
   /** The name of the ServiceAccount the pods run as (the agent's own, or `serviceAccountName`), if any. */
@@ -147,7 +153,7 @@ export class NodeAgent extends Construct {
   /** The volumes the pods declare (the `hostPaths` shorthand and the config included). */
   public readonly volumes: readonly AgentVolume[];
 
-  /** The cdk8s-plus DaemonSet underneath; as a pod selector it selects the agent's pods. */
+  /** The cdk8s-plus DaemonSet underneath (with waves, the last wave's); as a pod selector it selects its pods. */
   public readonly daemonSet: kplus.DaemonSet;
 
   /** The ServiceAccount, when `serviceAccount` is set. */
@@ -166,19 +172,26 @@ export class NodeAgent extends Construct {
   private readonly podSecurityReason?: string;
   private readonly props: NodeAgentProps;
   private readonly target: KubernetesTarget;
+  /** The nodes of the DaemonSet: the policy, AND the wave's nodes with waves. */
+  private readonly nodes: NodePolicy;
   private rules: string[] = [];
   private judged = false;
 
-  constructor(scope: Construct, id: string, props: NodeAgentProps) {
+  constructor(scope: Construct, id: string, agentProps: NodeAgentProps) {
     super(scope, id);
     const namespace = Chart.of(this).namespace;
     this.target = kubernetesTarget(this);
     this.kubernetesVersion = this.target.version;
-    reportProblems(this, [...propsProblems(props, namespace, this.kubernetesVersion), ...(isRecord(props) ? targetPropsProblems(props, this.kubernetesVersion) : [])]);
+    reportProblems(this, [...propsProblems(agentProps, namespace, this.kubernetesVersion), ...(isRecord(agentProps) ? targetPropsProblems(agentProps, this.kubernetesVersion) : [])]);
     Object.defineProperty(this, BRAND, { value: true });
 
+    // With waves, this agent is the last wave: its props with the wave's overrides.
+    const waves = agentProps.waves;
+    const props = waves !== undefined ? lastWaveProps(agentProps, mainContainerOf(agentProps)) : agentProps;
     this.props = props;
     this.policy = props.policy;
+    this.wave = waveRoleOf(agentProps)?.wave ?? waves?.[waves.length - 1].name;
+    this.nodes = waves !== undefined ? wavePolicy(this, props.policy, waves, waves.length - 1) : props.policy;
     this.name = props.name;
     this.windows = props.policy.matchLabels['kubernetes.io/os'] === 'windows';
     this.updateStrategy = props.updateStrategy ?? AgentUpdateStrategy.rollingUpdate();
@@ -205,6 +218,10 @@ export class NodeAgent extends Construct {
     this.version = props.version ?? imageTag(mainContainerOf(props).image);
     // The recommended labels on every object; the user's over them; the selector's over all.
     const labels = this.labels = { ...recommendedLabels(this.name, this.version, props.component ?? 'node-agent', props.partOf ?? this.name), ...props.labels, ...this.selectorLabels };
+    // Objects every wave shares carry the agent, not a wave; its Services select every wave's pods.
+    const shared: Record<string, string> = Object.fromEntries(Object.entries(labels).filter(([k]) => waves === undefined || k !== WAVE_LABEL));
+    const podsOfAgent = waves !== undefined ? { [AGENT_LABEL]: this.name } : this.selectorLabels;
+    const automount = props.serviceAccount !== undefined ? props.serviceAccount.automountToken ?? true : waveRoleOf(agentProps)?.automountToken ?? props.serviceAccountName !== undefined;
     const annotations: Record<string, string> = { ...props.annotations, ...targetAnnotations(this.target) };
     if (this.changeCause !== undefined) {
       annotations[CHANGE_CAUSE_ANNOTATION] = this.changeCause;
@@ -214,16 +231,16 @@ export class NodeAgent extends Construct {
     }
 
     if (props.serviceAccount) {
-      const rbac = createRbac(this, props.serviceAccount, rbacNames(this.name, namespace!, props.adopt), namespace!, labels);
+      const rbac = createRbac(this, props.serviceAccount, rbacNames(this.name, namespace!, props.adopt), namespace!, shared);
       this.serviceAccountResource = rbac.serviceAccount;
       waiveDangerousGrants(this, props.serviceAccount.dangerousGrantsReason);
       this.serviceAccountName = rbac.serviceAccount.name;
     } else {
       this.serviceAccountName = props.serviceAccountName;
     }
-    createExtraServiceAccounts(this, props.serviceAccounts ?? [], this.name, namespace!, labels);
-    createGrants(this, props.grants ?? [], labels);
-    createCrds(this, props.customResourceDefinitions ?? [], labels);
+    createExtraServiceAccounts(this, props.serviceAccounts ?? [], this.name, namespace!, shared);
+    createGrants(this, props.grants ?? [], shared);
+    createCrds(this, props.customResourceDefinitions ?? [], shared);
     if (props.config) {
       this.configMap = new kplus.ConfigMap(this, 'Config', { metadata: { name: configMapNameOf(props), labels }, data: props.config.data });
     }
@@ -237,7 +254,7 @@ export class NodeAgent extends Construct {
       select: false,
       minReadySeconds: this.minReadySeconds,
       terminationGracePeriod: Duration.seconds(this.terminationGracePeriodSeconds),
-      automountServiceAccountToken: props.serviceAccount !== undefined ? props.serviceAccount.automountToken ?? true : props.serviceAccountName !== undefined,
+      automountServiceAccountToken: automount,
       securityContext: runAs,
       hostNetwork: this.hostNetwork,
       // With host network, ClusterFirstWithHostNet unless dns names another policy.
@@ -255,9 +272,9 @@ export class NodeAgent extends Construct {
     this.ds._seal();
 
     if (props.metrics) {
-      this.metricsService = createMetrics(this, props.metrics, serviceName, props.containers, this.selectorLabels, labels);
+      this.metricsService = createMetrics(this, props.metrics, serviceName, props.containers, podsOfAgent, shared);
     }
-    createServices(this, props.services ?? [], props.containers, this.selectorLabels, labels);
+    createServices(this, props.services ?? [], props.containers, podsOfAgent, shared);
 
     // What the pod needs is what the checks say of the rendered pod.
     const needs = renderedPodSecurity(this.renderDaemonSet(), this.kubernetesVersion);
@@ -269,6 +286,10 @@ export class NodeAgent extends Construct {
     this.judged = true;
     watchNameClashes(this);
     watchSelectorOverlaps(this);
+    // The earlier waves: agents of their own, through the same rendering, sharing this one's ServiceAccount.
+    this.earlierWaves = (waves ?? []).slice(0, -1).map((w, i) => new NodeAgent(this, `Wave-${w.name}`,
+      earlierWaveProps(agentProps, mainContainerOf(agentProps), i, wavePolicy(this, agentProps.policy, waves!, i), this.serviceAccountName, automount)));
+    reportProblems(this, crossSelectorProblems([...this.earlierWaves, this]));
   }
 
   /** The checks rules the agent's pod breaks on purpose, waived with the `podSecurity` reason. */
@@ -278,15 +299,17 @@ export class NodeAgent extends Construct {
 
   /**
    * Adds a main container or sidecar with the agent's defaults and its
-   * every-container mounts; checked like the props.
+   * every-container mounts, to every wave; checked like the props.
    */
   public addContainer(container: AgentContainer): void {
     this.addChecked(container, false);
+    this.earlierWaves.forEach((w) => w.addContainer(container));
   }
 
   /** Adds an init container (after those of the props) with the agent's defaults and its every-container mounts. */
   public addInitContainer(container: AgentContainer): void {
     this.addChecked(container, true);
+    this.earlierWaves.forEach((w) => w.addInitContainer(container));
   }
 
   private addChecked(container: AgentContainer, init: boolean): void {
@@ -337,29 +360,7 @@ export class NodeAgent extends Construct {
 
   /** Throws what the checks refuse in the agent's objects. */
   private judgeOwnObjects(): void {
-    reportProblems(this, this.checksProblems());
-  }
-
-  /**
-   * What the manifest checks would refuse in the agent's own objects, as
-   * problems of the props: the checks are the one home of the API server's
-   * rules, and this makes construction fail where synth would. Custom
-   * resources (a ServiceMonitor) are the checks' to judge against their CRD.
-   */
-  private checksProblems(): Problem[] {
-    const problems: Problem[] = [];
-    for (const obj of this.node.findAll().filter(ApiObject.isApiObject)) {
-      const json = obj.toJson();
-      if (String(json.apiVersion).startsWith('monitoring.coreos.com/')) {
-        continue;
-      }
-      // An API token the agent was promised not to have is refused, though the checks only warn of it in any manifest.
-      for (const f of checkObject(json, undefined, { kubernetesVersion: this.kubernetesVersion }).filter((f) => isBlocking(f) || f.rule === RULES.projectedApiToken)) {
-        problems.push(`${propOf(f.path, json.kind, json)} is refused by the manifest checks: ${f.object} ${f.path}: ${f.message} [${f.rule.id}]${f.rule === RULES.projectedApiToken ? `: ${f.rule.fix}` : ''}`);
-      }
-      problems.push(...defined(checkApplySize(json.kind === 'ConfigMap' ? 'config.data' : json.kind === 'DaemonSet' ? 'annotations' : 'props', json)));
-    }
-    return problems;
+    reportProblems(this, checksProblems(this, this.kubernetesVersion));
   }
 
   /**
@@ -413,7 +414,7 @@ export class NodeAgent extends Construct {
   private render(spec: kplus.k8s.DaemonSetSpec): kplus.k8s.DaemonSetSpec {
     const pod = spec.template.spec!;
     const props = this.props;
-    const policy = this.policy.podScheduling();
+    const policy = this.nodes.podScheduling();
     const metadata = spec.template.metadata ?? {};
     const podLabels = { ...metadata.labels };
     // cdk8s-plus labels pods with their construct address; a moved construct

@@ -27,13 +27,14 @@ import { serviceAccountProblems } from './rbac';
 import { servicesProblems } from './services';
 import { AgentUpdateStrategy } from './update-strategy';
 import { AgentMount, AgentVolume, checkAbsolutePath } from './volumes';
+import { wavesProblems } from './waves';
 
 const PROP_KEYS = [
   'policy', 'name', 'adopt', 'mainContainer', 'boundHostPorts', 'containers', 'initContainers', 'volumes', 'hostPaths', 'hostNetwork', 'hostPID', 'hostIPC', 'hostProcess',
   'serviceAccount', 'serviceAccountName', 'serviceAccounts', 'grants', 'services', 'customResourceDefinitions', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups', 'podSecurity',
   'priorityClassName', 'runtimeClassName', 'imagePullSecrets', 'shareProcessNamespace', 'dns', 'podAntiAffinity', 'metrics',
   'updateStrategy', 'labels', 'version', 'component', 'partOf', 'annotations', 'waivers', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
-  'recursiveReadOnly',
+  'recursiveReadOnly', 'waves',
 ];
 
 /** @internal Every volume of the pods: `volumes`, the `hostPaths` shorthand, and the config's. */
@@ -205,6 +206,17 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   }
   problems.push(...containerNameProblems(props));
   problems.push(...hostPortProblems(props, hostNetwork));
+  if (props.waves !== undefined) {
+    const main = containers.length > 0 && containers.length === props.containers.length ? mainContainerOf(props) : undefined;
+    problems.push(...wavesProblems(props, main, policyOk, defaults));
+    // A wave's own update strategy meets the host-port rule too, named as the wave's.
+    (Array.isArray(props.waves) ? props.waves : []).forEach((w, i) => {
+      if (isRecord(w) && w.updateStrategy instanceof AgentUpdateStrategy) {
+        problems.push(...hostPortProblems({ ...props, updateStrategy: w.updateStrategy }, hostNetwork).filter((p) => p.startsWith("'updateStrategy'") || p.startsWith("'boundHostPorts' must be set"))
+          .map((p) => p.replace(/^'updateStrategy'/, `'waves[${i}].updateStrategy'`).replace(/^'boundHostPorts' must be set/, `'boundHostPorts' must be set (waves[${i}].updateStrategy surges)`)));
+      }
+    });
+  }
   if (props.serviceAccount !== undefined) {
     problems.push(...serviceAccountProblems(props.serviceAccount, isRecord(props.adopt) ? props.adopt.serviceAccountName : undefined, namespace));
   }

@@ -16,6 +16,7 @@ import { AgentService } from './services';
 import { NodeAgentTargetProps } from './target';
 import { AgentUpdateStrategy } from './update-strategy';
 import { AgentVolume, HostPathMount } from './volumes';
+import { AgentWave } from './wave';
 
 /** Pods the agent's pods must not share a topology domain (by default: a node) with. */
 export interface PodAntiAffinityTerm {
@@ -315,4 +316,16 @@ export interface NodeAgentProps extends NodeAgentTargetProps {
    * @default 10
    */
   readonly revisionHistoryLimit?: number;
+
+  /**
+   * Roll the agent out in waves, in this order (e.g. `canary`, `early`, then
+   * the rest): each wave a DaemonSet over its own nodes, with its own image,
+   * version, command, env, config and update strategy; the ServiceAccount,
+   * RBAC, CRDs and Services once, the Services selecting every wave's pods by
+   * `node-reporter.dev/agent: <name>`. The last wave is this agent's DaemonSet
+   * (its name, selector and ConfigMap); each earlier one is `<name>-<wave>`.
+   * See docs/rolling-out-in-waves.md.
+   * @default - one DaemonSet on every node of the policy
+   */
+  readonly waves?: AgentWave[];
 }

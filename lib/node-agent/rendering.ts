@@ -3,8 +3,15 @@
  * written (a re-apply reports no change), and where a finding of the checks
  * comes from in the props.
  */
+import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { IConstruct } from 'constructs';
+import { checkObject, isBlocking } from '../checks/index';
+import { RULES } from '../checks/rules';
+import { KubernetesVersion } from '../checks/versions';
+import { checkApplySize } from '../k8s/apply';
 import { canonicalResourceQuantity } from '../k8s/quantity';
+import { defined, Problem } from '../k8s/syntax';
 import { propOfDaemonSetPath } from './prop-paths';
 
 /** Where in the props a manifest path of the DaemonSet comes from, for the checks' findings. */
@@ -40,4 +47,26 @@ export function canonicalResources(resources: kplus.k8s.ResourceRequirements | u
 /** The items, or undefined when there are none (an empty list is not written). */
 export function nonEmpty<T>(items: T[]): T[] | undefined {
   return items.length > 0 ? items : undefined;
+}
+
+/**
+ * What the manifest checks would refuse in the objects under `scope`, as
+ * problems of the props: the checks are the one home of the API server's
+ * rules, and this makes construction fail where synth would. Custom
+ * resources (a ServiceMonitor) are the checks' to judge against their CRD.
+ */
+export function checksProblems(scope: IConstruct, kubernetesVersion: KubernetesVersion): Problem[] {
+  const problems: Problem[] = [];
+  for (const obj of scope.node.findAll().filter(ApiObject.isApiObject)) {
+    const json = obj.toJson();
+    if (String(json.apiVersion).startsWith('monitoring.coreos.com/')) {
+      continue;
+    }
+    // An API token the agent was promised not to have is refused, though the checks only warn of it in any manifest.
+    for (const f of checkObject(json, undefined, { kubernetesVersion }).filter((f) => isBlocking(f) || f.rule === RULES.projectedApiToken)) {
+      problems.push(`${propOf(f.path, json.kind, json)} is refused by the manifest checks: ${f.object} ${f.path}: ${f.message} [${f.rule.id}]${f.rule === RULES.projectedApiToken ? `: ${f.rule.fix}` : ''}`);
+    }
+    problems.push(...defined(checkApplySize(json.kind === 'ConfigMap' ? 'config.data' : json.kind === 'DaemonSet' ? 'annotations' : 'props', json)));
+  }
+  return problems;
 }
