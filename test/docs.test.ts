@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readmeCommands } from './readme';
+import { guide, guideFiles, readmeCommands, userDocs } from './readme';
 import { sandbox } from './sandbox';
 
 const root = path.join(__dirname, '..');
@@ -46,8 +46,8 @@ describe('API reference (docs/api)', () => {
   });
 });
 
-describe('README examples', () => {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf-8');
+describe('README and guide examples', () => {
+  const readme = userDocs();
   const examples = [...readme.matchAll(/<!-- example: (\S+) -->\n```ts\n([\s\S]*?)```/g)];
 
   test('the README shows examples', () => {
@@ -85,8 +85,8 @@ describe('the rule table (docs/rules.md)', () => {
   });
 });
 
-describe('README commands: each is run by a test or by CI', () => {
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf-8');
+describe('README and guide commands: each is run by a test or by CI', () => {
+  const readme = userDocs();
   const blocks = readmeCommands(readme);
 
   test('every shell block says where it runs: package (test/package.test.ts), repo (here), ci (.ci/run), e2e (the walkthrough in CI) or agents (the agents e2e in CI)', () => {
@@ -151,4 +151,51 @@ describe('README commands: each is run by a test or by CI', () => {
       fs.rmSync(path.dirname(project), { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+/** GitHub's anchor of a heading: lower case, punctuation but hyphens and underscores dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+}
+
+/** The anchors of a Markdown file's headings (outside code fences). */
+function anchorsIn(text: string): Set<string> {
+  let fenced = false;
+  const anchors = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = !fenced && /^#{1,6} (.*)$/.exec(line);
+    if (heading) anchors.add(anchorOf(heading[1]));
+  }
+  return anchors;
+}
+
+describe('the README is a page, the guides hold the rest', () => {
+  test('README.md is at most 400 lines and links to every guide', () => {
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf-8');
+    expect(readme.split('\n').length - 1).toBeLessThanOrEqual(400);
+    for (const file of guideFiles().map((f) => path.basename(f)).filter((f) => !['README.md', 'rule-homes.md', 'rules.md', 'compatibility.md', 'waves.md'].includes(f))) {
+      expect([file, readme.includes(`(docs/${file}`)]).toEqual([file, true]);
+    }
+  });
+
+  test.each([path.join(root, 'README.md'), ...guideFiles()].map((f) => [path.relative(root, f)]))('every relative link of %s resolves, anchors too', (file) => {
+    // GIVEN the file's Markdown links outside code fences, but not to the web
+    const text = fs.readFileSync(path.join(root, file), 'utf-8').replace(/```[\s\S]*?```/g, '');
+    const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((l) => !/^[a-z]+:/.test(l));
+    // THEN each names a file of the repository, and a heading of it when it has an anchor
+    const broken = links.filter((link) => {
+      const [target, anchor] = link.split('#');
+      const resolved = target === '' ? path.join(root, file) : path.resolve(path.dirname(path.join(root, file)), target);
+      if (!fs.existsSync(resolved)) return true;
+      return anchor !== undefined && resolved.endsWith('.md') && !anchorsIn(fs.readFileSync(resolved, 'utf-8')).has(anchor);
+    });
+    expect(broken).toEqual([]);
+  });
+
+  test('every guide links back to the README', () => {
+    for (const file of guideFiles().filter((f) => !/(rules|rule-homes|compatibility)\.md$/.test(f))) {
+      expect([path.basename(file), guide(path.basename(file)).includes('(../README.md')]).toEqual([path.basename(file), true]);
+    }
+  });
 });

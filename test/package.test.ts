@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { readmeCommands } from './readme';
+import { readmeCommands, userDocs } from './readme';
 import { Manifest } from './util';
 
 const root = path.join(__dirname, '..');
@@ -18,7 +18,7 @@ const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
 
 /** The example files the README shows (`<!-- example: FILE -->`). */
 function readmeExamples(): string[] {
-  return [...fs.readFileSync(path.join(root, 'README.md'), 'utf-8').matchAll(/<!-- example: (\S+) -->/g)].map((m) => m[1]);
+  return [...userDocs().matchAll(/<!-- example: (\S+) -->/g)].map((m) => m[1]);
 }
 
 let work: string;
@@ -125,10 +125,11 @@ afterAll(() => {
 });
 
 describe('the npm package', () => {
-  test('ships exactly what a user needs: built lib/, its schemas (one per Kubernetes version), the API reference and rules, README, CHANGELOG, LICENSE', () => {
+  test('ships exactly what a user needs: built lib/, its schemas (one per Kubernetes version), the API reference and the guides, README, CHANGELOG, LICENSE', () => {
     const sources = (fs.readdirSync(path.join(root, 'lib'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\\/g, '/').replace(/\.ts$/, ''));
     const docs = (fs.readdirSync(path.join(root, 'docs', 'api'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => `docs/api/${f}`);
-    const expected = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'docs/rules.md', ...['1.28', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36'].map((v) => `build/lib/checks/schema-${v}.json`), ...docs, ...sources.flatMap((f) => [`build/lib/${f}.js`, `build/lib/${f}.d.ts`])];
+    const guides = fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    const expected = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', ...guides, ...['1.28', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36'].map((v) => `build/lib/checks/schema-${v}.json`), ...docs, ...sources.flatMap((f) => [`build/lib/${f}.js`, `build/lib/${f}.d.ts`])];
     expect([...packed].sort()).toEqual(expected.sort());
     expect(packed).not.toContain('build/lib/removed-module.js');
     // No tests, e2e, examples, dist, the definitions the schema is generated from, or the developer guide.
@@ -169,7 +170,7 @@ describe('the npm package', () => {
 
   test('runs the README\'s commands for users as written, in a cdk8s app with the quick start', () => {
     // `npm install` is the tarball's, unpacked in beforeAll (no registry here); every other line runs as written.
-    const blocks = readmeCommands(fs.readFileSync(path.join(root, 'README.md'), 'utf-8')).filter((b) => b.where === 'package');
+    const blocks = readmeCommands(userDocs()).filter((b) => b.where === 'package');
     const commands = blocks.flatMap((b) => b.commands).filter((c) => !c.startsWith('npm install '));
     expect(commands.length).toBeGreaterThan(5);
     for (const command of commands) {

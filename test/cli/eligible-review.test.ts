@@ -114,9 +114,9 @@ describe('node-reporter eligible for reviews', () => {
     expect(run(['eligible', '--nodes', nodesFile, '--manifest', path.dirname(empty)])).toEqual({ code: 2, out: '', err: `node-reporter: ${path.dirname(empty)}: has no DaemonSet\n` });
   });
 
-  test("the README's sample output is what the command prints", () => {
+  test("the eligibility guide's sample output is what the command prints", () => {
     // GIVEN the block the README shows for the kubeadm fixture
-    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf-8');
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'eligibility.md'), 'utf-8');
     const sample = /For `test\/fixtures\/nodes\/kubeadm-three.json`[\s\S]*?```\n([\s\S]*?)```/.exec(readme)![1];
 
     // WHEN

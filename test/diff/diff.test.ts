@@ -171,11 +171,11 @@ describe('node-reporter diff on the command line', () => {
   });
 });
 
-describe("the README's diff", () => {
+describe('the diff guide (docs/diff.md)', () => {
   test('the sample output is what the command prints for v1 -> v2 of this repository', () => {
     // GIVEN the block after the README's diff recipe
-    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf-8');
-    const sample = /## Review a change: `node-reporter diff`[\s\S]*?```sh\n[\s\S]*?```\n\n```\n([\s\S]*?)```/.exec(readme)![1];
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'diff.md'), 'utf-8');
+    const sample = /# Review a change: `node-reporter diff`[\s\S]*?```sh\n[\s\S]*?```\n\n```\n([\s\S]*?)```/.exec(readme)![1];
     const dist = path.join(__dirname, '..', '..', 'dist');
 
     // WHEN
@@ -187,7 +187,7 @@ describe("the README's diff", () => {
   });
 
   test('the JSON example has the shape the command prints', () => {
-    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf-8');
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'diff.md'), 'utf-8');
     const example = JSON.parse(/\*\*JSON\*\* \(`--format json`, stable\):\n\n```json\n([\s\S]*?)```/.exec(readme)![1]);
     const [pair] = PAIRS.filter((p) => p.name.startsWith('a DaemonSet selector'));
     const real = diffManifests(sourced(pair.old), sourced(pair.next), { nodes });
