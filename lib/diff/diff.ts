@@ -11,6 +11,7 @@ import { minorOf } from '../checks/versions';
 import { KubeNode } from '../eligibility';
 import { isRecord } from '../k8s/syntax';
 import { immutableImpacts, podSecurityImpacts, pruneImpact, rbacImpacts } from './policy';
+import { RbacSide, rbacSide } from './rbac-effective';
 import { DiffReport, Impact, IMPACT_KINDS, ImpactKind, ObjectDiff } from './types';
 import { eligibilityImpact, imageImpact, landsOn, resourcesImpact, rolloutImpact } from './workloads';
 
@@ -58,12 +59,12 @@ const withoutStatus = (o: KubeObject): KubeObject => {
 };
 
 /** The impacts of a changed object, most serious first. */
-function changedImpacts(old: Entry, next: Entry, options: DiffOptions, minor: number): Impact[] {
+function changedImpacts(old: Entry, next: Entry, options: DiffOptions, minor: number, sides: { before: RbacSide; after: RbacSide }): Impact[] {
   const [a, b] = [old.object, next.object];
   const source = next.file;
   const found = [
     ...immutableImpacts(a, b),
-    ...rbacImpacts(a, b),
+    ...rbacImpacts(a, b, sides),
     ...podSecurityImpacts(a, b, minor),
     eligibilityImpact(a, b, options.nodes, source),
     rolloutImpact(a, b, options.nodes, source),
@@ -89,17 +90,18 @@ export function diffManifests(old: readonly SourcedObject[], next: readonly Sour
   const [before, after] = [index(old), index(next)];
   const { judged } = judgedVersion([...after.values()].map((e) => e.object), options.kubernetesVersion);
   const minor = minorOf(judged.version);
+  const sides = { before: rbacSide([...before.values()].map((e) => e.object)), after: rbacSide([...after.values()].map((e) => e.object)) };
   const objects: ObjectDiff[] = [];
   let unchanged = 0;
   for (const [key, entry] of after) {
     const was = before.get(key);
     if (was === undefined) {
-      const impacts = [...rbacImpacts(undefined, entry.object), ...(options.nodes ? [landsOn(entry.object, options.nodes, entry.file)].filter((i): i is Impact => i !== undefined) : [])];
+      const impacts = [...rbacImpacts(undefined, entry.object, sides), ...(options.nodes ? [landsOn(entry.object, options.nodes, entry.file)].filter((i): i is Impact => i !== undefined) : [])];
       objects.push(describe(entry.object, 'added', impacts));
     } else if (sameValue(withoutStatus(was.object), withoutStatus(entry.object))) {
       unchanged++;
     } else {
-      objects.push(describe(entry.object, 'changed', changedImpacts(was, entry, options, minor)));
+      objects.push(describe(entry.object, 'changed', changedImpacts(was, entry, options, minor, sides)));
     }
   }
   // What a removed Namespace holds, from OLD: one pass.

@@ -215,6 +215,25 @@ export const PAIRS: readonly DiffPair[] = [
     next: [clusterRole('reader', [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }])],
     impacts: ['rbac-widened'], server: 'accepted',
   },
+  // RBAC as the authorizer sees it (issue 33): the server accepts each; what it grants is the diff's to say
+  {
+    name: 'dropping resourceNames ["*"] is rbac-widened: "*" names one object (ResourceNameMatches)',
+    old: [clusterRole('named', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['*'] }])],
+    next: [clusterRole('named', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }])],
+    impacts: ['rbac-widened'], server: 'accepted',
+  },
+  {
+    name: 'a label aggregate-to-view is rbac-widened: view, edit and admin carry the rules',
+    old: [clusterRole('aggregated', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }])],
+    next: [{ ...clusterRole('aggregated', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]), metadata: { name: `${ns}-aggregated`, labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } } }],
+    impacts: ['rbac-widened'], server: 'accepted',
+  },
+  {
+    name: 'an aggregationRule that now selects the admin roles is rbac-widened',
+    old: [{ ...clusterRole('gatherer', []), aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'diff-e2e/none': 'true' } }] } }],
+    next: [{ ...clusterRole('gatherer', []), aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' } }] } }],
+    impacts: ['rbac-widened'], server: 'accepted',
+  },
   {
     name: 'a removed resource is rbac-narrowed',
     old: [clusterRole('narrow', [{ apiGroups: [''], resources: ['nodes', 'pods'], verbs: ['get'] }])],
