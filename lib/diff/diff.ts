@@ -10,6 +10,7 @@ import { CLUSTER_SCOPED_KINDS } from '../checks/metadata';
 import { minorOf } from '../checks/versions';
 import { KubeNode } from '../eligibility';
 import { isRecord } from '../k8s/syntax';
+import { nodesLostImpact } from './nodes-lost';
 import { immutableImpacts, podSecurityImpacts, pruneImpact, rbacImpacts } from './policy';
 import { RbacSide, rbacSide } from './rbac-effective';
 import { DiffReport, Impact, IMPACT_KINDS, ImpactKind, ObjectDiff } from './types';
@@ -66,6 +67,7 @@ function changedImpacts(old: Entry, next: Entry, options: DiffOptions, minor: nu
     ...immutableImpacts(a, b),
     ...rbacImpacts(a, b, sides),
     ...podSecurityImpacts(a, b, minor),
+    nodesLostImpact(a, b, options.nodes, source),
     eligibilityImpact(a, b, options.nodes, source),
     rolloutImpact(a, b, options.nodes, source),
     imageImpact(a, b),
@@ -83,7 +85,7 @@ const describe = (o: KubeObject, change: ObjectDiff['change'], impacts: Impact[]
 /**
  * What changes when NEW replaces OLD: each object added, removed or changed,
  * with its impacts (rollout, immutable, rbac-widened, rbac-narrowed,
- * pod-security, eligibility, resources, prune, image).
+ * pod-security, nodes-lost, eligibility, resources, prune, image).
  * @throws NodeListError when a DaemonSet's scheduling fields are malformed (with --nodes)
  */
 export function diffManifests(old: readonly SourcedObject[], next: readonly SourcedObject[], options: DiffOptions = {}): DiffReport {

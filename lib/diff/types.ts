@@ -1,10 +1,10 @@
 /** The shape of a manifest diff: objects added, removed and changed, each with its impacts. */
 
 /** What a change does to a cluster. */
-export type ImpactKind = 'rollout' | 'immutable' | 'rbac-widened' | 'rbac-narrowed' | 'pod-security' | 'eligibility' | 'resources' | 'prune' | 'image';
+export type ImpactKind = 'rollout' | 'immutable' | 'rbac-widened' | 'rbac-narrowed' | 'pod-security' | 'nodes-lost' | 'eligibility' | 'resources' | 'prune' | 'image';
 
 /** Every impact kind, in the order reports list them. */
-export const IMPACT_KINDS: readonly ImpactKind[] = ['immutable', 'rbac-widened', 'pod-security', 'prune', 'eligibility', 'rollout', 'image', 'resources', 'rbac-narrowed'];
+export const IMPACT_KINDS: readonly ImpactKind[] = ['immutable', 'rbac-widened', 'pod-security', 'prune', 'nodes-lost', 'eligibility', 'rollout', 'image', 'resources', 'rbac-narrowed'];
 
 /** A DaemonSet's DESIRED before and after a change, over a node list. */
 export interface DesiredChange {
@@ -36,7 +36,7 @@ export interface Impact {
   readonly removed?: readonly string[];
   /** Eligibility over --nodes: nodes gained. */
   readonly gained?: readonly string[];
-  /** Eligibility over --nodes: nodes lost. */
+  /** Eligibility and nodes-lost over --nodes: nodes lost. */
   readonly lost?: readonly string[];
   /** DESIRED before and after, over --nodes. */
   readonly desired?: DesiredChange;
