@@ -106,6 +106,31 @@ export const PAIRS: readonly DiffPair[] = [
       impacts: ['immutable'], server: 'refused',
     };
   }),
+  // Semantic.DeepEqual and the server's defaults (issue 33): updates the server accepts are no immutable change
+  {
+    name: 'a selector gaining matchExpressions: [] is no change (Semantic.DeepEqual takes an empty slice as nil)',
+    old: [daemonSet('empty-expressions')],
+    next: [daemonSet('empty-expressions', { selector: { matchLabels: { app: 'agent' }, matchExpressions: [] } })],
+    impacts: [], server: 'accepted', revision: false,
+  },
+  {
+    name: 'a volumeClaimTemplate spelling out volumeMode: Filesystem is no change (SetDefaults_PersistentVolumeClaimSpec)',
+    old: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db-volume-mode', namespace: ns }, spec: { replicas: 0, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template({}, { app: 'db' }), volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] } }],
+    next: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db-volume-mode', namespace: ns }, spec: { replicas: 0, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template({}, { app: 'db' }), volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Filesystem', resources: { requests: { storage: '1Gi' } } } }] } }],
+    impacts: [], server: 'accepted',
+  },
+  // A CRD's scope and kind, once Established (validateCustomResourceDefinitionSpecUpdate): the e2e waits for Established
+  ...(['scope', 'kind'] as const).map((field): DiffPair => {
+    const crd = (scope: string, kind: string) => ({
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${field}s.diff-e2e.example.com` },
+      spec: { group: 'diff-e2e.example.com', scope, names: { plural: `${field}s`, singular: field, kind }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    });
+    return {
+      name: `a CRD's ${field === 'scope' ? 'spec.scope' : 'spec.names.kind'} change is immutable once Established`,
+      old: [crd('Namespaced', 'Thing')], next: [field === 'scope' ? crd('Cluster', 'Thing') : crd('Namespaced', 'Other')],
+      impacts: ['immutable'], server: 'refused',
+    };
+  }),
   {
     name: 'a Job template change is immutable (even suspended)',
     old: [{ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'once', namespace: ns }, spec: { suspend: true, template: { spec: { restartPolicy: 'Never', containers: [container()] } } } }],
