@@ -5,7 +5,7 @@
  * lib/eligibility (which nodes a DaemonSet runs on).
  */
 import { KubeObject } from '../checks/finding';
-import { sameValue } from '../checks/immutable';
+import { sameValue, semanticEqual } from '../checks/immutable';
 import { storedTemplate } from '../checks/pod-defaults';
 import { compareEligibility, daemonSetsOfManifest, evaluateNodes, formatEligibilityChange, KubeNode } from '../eligibility';
 import { nameList } from '../eligibility/format';
@@ -191,7 +191,8 @@ const SCHEDULING = ['nodeSelector', 'affinity', 'tolerations', 'nodeName', 'host
 export function eligibilityImpact(old: KubeObject, next: KubeObject, nodes: readonly KubeNode[] | undefined, source: string): Impact | undefined {
   if (next.kind !== 'DaemonSet') return undefined;
   const [a, b] = [podSpecOf(old), podSpecOf(next)];
-  const fields = SCHEDULING.filter((f) => !sameValue(a[f], b[f])).map((f) => `spec.template.spec.${f}`);
+  // As the server stores them: an empty nodeSelector or list is none (semanticEqual).
+  const fields = SCHEDULING.filter((f) => !semanticEqual(a[f], b[f])).map((f) => `spec.template.spec.${f}`);
   if (fields.length === 0) return undefined;
   const tolerated = (spec: KubeObject) => (Array.isArray(spec.tolerations) ? spec.tolerations.map(tolerationText) : []);
   const [was, now] = [tolerated(a), tolerated(b)];

@@ -39,6 +39,13 @@ const container = (extra: Obj = {}) => ({ name: 'a', image: 'busybox:1.36', comm
 /** A template that no node matches: the DaemonSet controller makes revisions without pods. */
 const template = (spec: Obj = {}, labels: Obj = { app: 'agent' }, metadata: Obj = {}) => ({ metadata: { labels, ...metadata }, spec: { nodeSelector: { 'diff-e2e/none': 'true' }, containers: [container()], ...spec } });
 const daemonSet = (name: string, spec: Obj = {}, tpl: Obj = template()) => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name, namespace: ns }, spec: { selector: { matchLabels: { app: 'agent' } }, template: tpl, ...spec } });
+/** A template whose pods fit no node by affinity instead, with this nodeSelector (none by default). */
+const noNode = (tpl: Obj, nodeSelector?: Obj): Obj => {
+  const spec = { ...tpl.spec };
+  delete spec.nodeSelector;
+  const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'diff-e2e/none', operator: 'Exists' }] }] } } };
+  return { ...tpl, spec: { ...spec, affinity, ...(nodeSelector !== undefined ? { nodeSelector } : {}) } };
+};
 const clusterRole = (name: string, rules: Obj[]) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `${ns}-${name}` }, rules });
 
 export const PAIRS: readonly DiffPair[] = [
@@ -106,6 +113,25 @@ export const PAIRS: readonly DiffPair[] = [
       impacts: ['immutable'], server: 'refused',
     };
   }),
+  // Defaults the server fills in (issue 33)
+  {
+    name: 'an empty nodeSelector: {} and annotations: {} are no rollout and no eligibility change (omitempty maps)',
+    old: [daemonSet('empty-maps', {}, noNode(template()))],
+    next: [daemonSet('empty-maps', {}, noNode(template({}, { app: 'agent' }, { annotations: {} }), {}))],
+    impacts: [], server: 'accepted', revision: false,
+  },
+  {
+    name: 'name:latest@digest defaults to imagePullPolicy Always: spelling it out is no rollout (ParseImageName gives the tag latest)',
+    old: [daemonSet('latest-digest', {}, template({ containers: [container({ image: `busybox:latest@sha256:${'a'.repeat(64)}` })] }))],
+    next: [daemonSet('latest-digest', {}, template({ containers: [container({ image: `busybox:latest@sha256:${'a'.repeat(64)}`, imagePullPolicy: 'Always' })] }))],
+    impacts: [], server: 'accepted', revision: false,
+  },
+  {
+    name: 'name:latest@digest losing its explicit IfNotPresent is a rollout (its default is Always)',
+    old: [daemonSet('latest-digest-if-not-present', {}, template({ containers: [container({ image: `busybox:latest@sha256:${'a'.repeat(64)}`, imagePullPolicy: 'IfNotPresent' })] }))],
+    next: [daemonSet('latest-digest-if-not-present', {}, template({ containers: [container({ image: `busybox:latest@sha256:${'a'.repeat(64)}` })] }))],
+    impacts: ['rollout'], server: 'accepted', revision: true,
+  },
   // Semantic.DeepEqual and the server's defaults (issue 33): updates the server accepts are no immutable change
   {
     name: 'a selector gaining matchExpressions: [] is no change (Semantic.DeepEqual takes an empty slice as nil)',
