@@ -99,8 +99,8 @@ const setAndDifferent = (path: string) => (old: KubeObject, next: KubeObject) =>
   return a !== undefined && b !== undefined && a !== '' && b !== '' && !sameValue(a, b);
 };
 
-/** A Secret's data as the server stores it: stringData written (base64) over data (pkg/apis/core/v1 conversion). */
-function secretData(secret: KubeObject): Record<string, unknown> {
+/** @internal A Secret's data as the server stores it: stringData written (base64) over data (pkg/apis/core/v1 conversion). */
+export function secretData(secret: KubeObject): Record<string, unknown> {
   const data: Record<string, unknown> = { ...(isRecord(secret.data) ? secret.data : {}) };
   for (const [k, v] of Object.entries(isRecord(secret.stringData) ? secret.stringData : {})) data[k] = Buffer.from(String(v), 'utf-8').toString('base64');
   return data;

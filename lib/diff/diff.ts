@@ -10,6 +10,8 @@ import { CLUSTER_SCOPED_KINDS } from '../checks/metadata';
 import { minorOf } from '../checks/versions';
 import { KubeNode } from '../eligibility';
 import { isRecord } from '../k8s/syntax';
+import { configInPlaceImpact } from './config-in-place';
+import { duplicateImpact } from './duplicates';
 import { nodesLostImpact } from './nodes-lost';
 import { immutableImpacts, podSecurityImpacts, pruneImpact, rbacImpacts } from './policy';
 import { RbacSide, rbacSide } from './rbac-effective';
@@ -43,11 +45,13 @@ const namespaceOf = (o: KubeObject) => (CLUSTER_SCOPED_KINDS.has(o.kind) ? undef
 /** The identity kubectl applies by: group, kind, namespace, name. */
 const keyOf = (o: KubeObject) => `${groupKind(o)}\u0000${namespaceOf(o) ?? ''}\u0000${nameOf(o)}`;
 
-/** The Kubernetes objects of one side by identity; the last of a repeated identity wins, as a second apply would. */
-function index(side: readonly SourcedObject[]): Map<string, Entry> {
+/** The Kubernetes objects of one side by identity; the last of a repeated identity wins, as a second apply would; `copies` holds every copy of each. */
+function index(side: readonly SourcedObject[], copies?: Map<string, Entry[]>): Map<string, Entry> {
   const map = new Map<string, Entry>();
   for (const { object, file } of side) {
-    if (isRecord(object) && typeof object.kind === 'string' && typeof object.apiVersion === 'string') map.set(keyOf(object), { object, file });
+    if (!isRecord(object) || typeof object.kind !== 'string' || typeof object.apiVersion !== 'string') continue;
+    map.set(keyOf(object), { object, file });
+    copies?.set(keyOf(object), [...(copies.get(keyOf(object)) ?? []), { object, file }]);
   }
   return map;
 }
@@ -60,7 +64,7 @@ const withoutStatus = (o: KubeObject): KubeObject => {
 };
 
 /** The impacts of a changed object, most serious first. */
-function changedImpacts(old: Entry, next: Entry, options: DiffOptions, minor: number, sides: { before: RbacSide; after: RbacSide }): Impact[] {
+function changedImpacts(old: Entry, next: Entry, options: DiffOptions, minor: number, sides: { before: RbacSide; after: RbacSide }, objects: readonly KubeObject[]): Impact[] {
   const [a, b] = [old.object, next.object];
   const source = next.file;
   const found = [
@@ -68,6 +72,7 @@ function changedImpacts(old: Entry, next: Entry, options: DiffOptions, minor: nu
     ...rbacImpacts(a, b, sides),
     ...podSecurityImpacts(a, b, minor),
     nodesLostImpact(a, b, options.nodes, source),
+    configInPlaceImpact(a, b, objects, options.nodes, source),
     eligibilityImpact(a, b, options.nodes, source),
     rolloutImpact(a, b, options.nodes, source),
     imageImpact(a, b),
@@ -85,25 +90,31 @@ const describe = (o: KubeObject, change: ObjectDiff['change'], impacts: Impact[]
 /**
  * What changes when NEW replaces OLD: each object added, removed or changed,
  * with its impacts (rollout, immutable, rbac-widened, rbac-narrowed,
- * pod-security, nodes-lost, eligibility, resources, prune, image).
+ * pod-security, duplicate, nodes-lost, config-in-place, eligibility, resources, prune, image).
  * @throws NodeListError when a DaemonSet's scheduling fields are malformed (with --nodes)
  */
 export function diffManifests(old: readonly SourcedObject[], next: readonly SourcedObject[], options: DiffOptions = {}): DiffReport {
-  const [before, after] = [index(old), index(next)];
+  const copies = new Map<string, Entry[]>();
+  const [before, after] = [index(old), index(next, copies)];
   const { judged } = judgedVersion([...after.values()].map((e) => e.object), options.kubernetesVersion);
   const minor = minorOf(judged.version);
+  const newObjects = [...after.values()].map((e) => e.object);
   const sides = { before: rbacSide([...before.values()].map((e) => e.object)), after: rbacSide([...after.values()].map((e) => e.object)) };
   const objects: ObjectDiff[] = [];
   let unchanged = 0;
   for (const [key, entry] of after) {
     const was = before.get(key);
+    const held = copies.get(key) ?? [];
+    // NEW holding an object twice is a finding, even when its last copy is OLD's.
+    const twice = held.length > 1 ? [duplicateImpact(held)] : [];
     if (was === undefined) {
-      const impacts = [...rbacImpacts(undefined, entry.object, sides), ...(options.nodes ? [landsOn(entry.object, options.nodes, entry.file)].filter((i): i is Impact => i !== undefined) : [])];
+      const impacts = [...twice, ...rbacImpacts(undefined, entry.object, sides), ...(options.nodes ? [landsOn(entry.object, options.nodes, entry.file)].filter((i): i is Impact => i !== undefined) : [])];
       objects.push(describe(entry.object, 'added', impacts));
     } else if (sameValue(withoutStatus(was.object), withoutStatus(entry.object))) {
-      unchanged++;
+      if (twice.length > 0) objects.push(describe(entry.object, 'changed', twice));
+      else unchanged++;
     } else {
-      objects.push(describe(entry.object, 'changed', changedImpacts(was, entry, options, minor, sides)));
+      objects.push(describe(entry.object, 'changed', [...twice, ...changedImpacts(was, entry, options, minor, sides, newObjects)]));
     }
   }
   // What a removed Namespace holds, from OLD: one pass.

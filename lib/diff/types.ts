@@ -1,10 +1,10 @@
 /** The shape of a manifest diff: objects added, removed and changed, each with its impacts. */
 
 /** What a change does to a cluster. */
-export type ImpactKind = 'rollout' | 'immutable' | 'rbac-widened' | 'rbac-narrowed' | 'pod-security' | 'nodes-lost' | 'eligibility' | 'resources' | 'prune' | 'image';
+export type ImpactKind = 'rollout' | 'immutable' | 'rbac-widened' | 'rbac-narrowed' | 'pod-security' | 'nodes-lost' | 'duplicate' | 'config-in-place' | 'eligibility' | 'resources' | 'prune' | 'image';
 
 /** Every impact kind, in the order reports list them. */
-export const IMPACT_KINDS: readonly ImpactKind[] = ['immutable', 'rbac-widened', 'pod-security', 'prune', 'nodes-lost', 'eligibility', 'rollout', 'image', 'resources', 'rbac-narrowed'];
+export const IMPACT_KINDS: readonly ImpactKind[] = ['immutable', 'rbac-widened', 'pod-security', 'duplicate', 'prune', 'nodes-lost', 'config-in-place', 'eligibility', 'rollout', 'image', 'resources', 'rbac-narrowed'];
 
 /** A DaemonSet's DESIRED before and after a change, over a node list. */
 export interface DesiredChange {
@@ -44,6 +44,10 @@ export interface Impact {
   readonly strategy?: string;
   /** Rollout over --nodes: how many pods restart and in how many rounds. */
   readonly rounds?: number;
+  /** config-in-place: the workloads that mount the ConfigMap or Secret (`DaemonSet ns/name`). */
+  readonly workloads?: readonly string[];
+  /** config-in-place over --nodes: the nodes their pods run on. */
+  readonly nodes?: readonly string[];
   /** Resources: the change of the total over the pods (--nodes for a DaemonSet), per resource. */
   readonly total?: Readonly<Record<string, string>>;
 }
