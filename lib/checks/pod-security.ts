@@ -48,7 +48,9 @@ const BASELINE_ADD_CAPABILITIES = new Set([
 ]);
 
 /** Volume sources a restricted pod may use. */
-const ALLOWED_VOLUME_TYPES = new Set(['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret']);
+// image: allowed by check_restrictedVolumes at every policy version on servers from 1.33 (kubernetes#130394); an image
+// volume reaches admission only from 1.35 (ImageVolume on; dropped before, ../normalize.ts), so always allowed here.
+const ALLOWED_VOLUME_TYPES = new Set(['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'image', 'persistentVolumeClaim', 'projected', 'secret']);
 
 /** SELinux types a baseline pod may request (v1.28). */
 const ALLOWED_SELINUX_TYPES = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t']);
