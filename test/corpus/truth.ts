@@ -4,7 +4,16 @@
  * source of the release named beside it (CI asks the v1.32 and v1.35
  * servers).
  */
-import { configMap, CorpusCase, daemonSet, make, no, ok } from './bases';
+import { barePod, configMap, CorpusCase, daemonSet, make, makeIn, no, ok, podSecurityNamespace, service } from './bases';
+
+const APPARMOR = 'container.apparmor.security.beta.kubernetes.io/main';
+const baselineLatest = podSecurityNamespace('baseline', undefined, 'latest');
+const baselineV128 = podSecurityNamespace('baseline', undefined, 'v1.28');
+/** A baseline pod (no restricted hardening) with this SELinux type. */
+const seLinuxType = (type: string) => (_: unknown, p: Record<string, unknown>, c: Record<string, unknown>) => {
+  delete c.securityContext;
+  p.securityContext = { seLinuxOptions: { type } };
+};
 
 export const TRUTH: readonly CorpusCase[] = [
   // One object twice: kubectl apply creates it, then updates it; the server accepts both (check warns, object-twice).
@@ -27,4 +36,32 @@ export const TRUTH: readonly CorpusCase[] = [
     p.volumes = [{ name: 'data', emptyDir: {} }];
     c.volumeMounts = [{ name: 'data', mountPath: '/data', readOnly: true, recursiveReadOnly: 'IfPossible', mountPropagation: 'HostToContainer' }];
   }, { why: 'validateMountRecursiveReadOnly: Enabled and IfPossible may only be set with mountPropagation None or unset (1.28: an unknown field)' }),
+
+  // Pod specs the server refuses (pkg/apis/core/validation, v1.28 to v1.36).
+  make('volume-downward-api-resource-without-container', daemonSet, no, (_, p, c) => {
+    p.volumes = [{ name: 'info', downwardAPI: { items: [{ path: 'mem', resourceFieldRef: { resource: 'limits.memory' } }] } }];
+    c.volumeMounts = [{ name: 'info', mountPath: '/info', readOnly: true }];
+  }, { why: 'validateDownwardAPIVolumeFile: a resourceFieldRef file needs containerName (validateContainerResourceFieldSelector, volume true)' }),
+  make('volume-downward-api-resource-with-container', daemonSet, ok, (_, p, c) => {
+    p.volumes = [{ name: 'info', downwardAPI: { items: [{ path: 'mem', resourceFieldRef: { containerName: 'main', resource: 'limits.memory' } }] } }];
+    c.volumeMounts = [{ name: 'info', mountPath: '/info', readOnly: true }];
+  }),
+  make('volume-empty-dir-negative-size-limit', daemonSet, no, (_, p, c) => {
+    p.volumes = [{ name: 'scratch', emptyDir: { sizeLimit: '-1Gi' } }];
+    c.volumeMounts = [{ name: 'scratch', mountPath: '/scratch' }];
+  }, { why: 'ValidateVolumes: an emptyDir sizeLimit below 0 is forbidden' }),
+
+  // Services the server refuses (ValidateService, v1.28 to v1.36).
+  make('service-app-protocol-not-qualified', service, no, (o) => { o.spec.ports[0].appProtocol = 'my protocol'; }),
+  make('service-app-protocol-qualified', service, ok, (o) => { o.spec.ports[0].appProtocol = 'kubernetes.io/h2c'; }),
+  make('service-single-stack-two-families', service, no, (o) => { o.spec.ipFamilyPolicy = 'SingleStack'; o.spec.ipFamilies = ['IPv4', 'IPv6']; }),
+  make('service-load-balancer-headless', service, no, (o) => { o.spec.type = 'LoadBalancer'; o.spec.clusterIP = 'None'; }),
+
+  // Pod Security as the server judges it (pod-security-admission policy checks).
+  make('psa-apparmor-annotation-empty', daemonSet, ok, (o) => { o.spec.template.metadata.annotations = { [APPARMOR]: '' }; }, {
+    warnings: { '1.28': [], '1.32': [`spec.template.metadata.annotations[${APPARMOR}]: deprecated since v1.30`], '1.35': [`spec.template.metadata.annotations[${APPARMOR}]: deprecated since v1.30`] },
+    why: 'check_appArmorProfile.go allowedAnnotationValue: an empty value is unset, admitted at every level; ValidateAppArmorProfileFormat accepts it',
+  }),
+  makeIn('psa-selinux-container-engine-latest', baselineLatest, barePod, ok, seLinuxType('container_engine_t'), { at128: no, why: 'check_seLinuxOptions.go: baseline allows container_engine_t from policy v1.31 (latest is the server\'s)' }),
+  makeIn('psa-version-v1-28-selinux-container-engine', baselineV128, barePod, no, seLinuxType('container_engine_t'), { why: 'enforce-version v1.28 is before container_engine_t was allowed' }),
 ];

@@ -57,6 +57,10 @@ function checkDownwardItems(add: Add, at: string, items: unknown): void {
     if (typeof item.path !== 'string' || item.path === '') add(RULES.apiVolumes, join(it, 'path'), 'Required value');
     localNonReservedPath(add, join(it, 'path'), item.path);
     checkMode(add, join(it, 'mode'), item.mode);
+    // validateContainerResourceFieldSelector with volume true: a file names its container.
+    if (isRecord(item.resourceFieldRef) && (typeof item.resourceFieldRef.containerName !== 'string' || item.resourceFieldRef.containerName === '')) {
+      add(RULES.apiVolumes, join(it, 'resourceFieldRef', 'containerName'), 'Required value');
+    }
     const field = isRecord(item.fieldRef) ? item.fieldRef.fieldPath : undefined;
     if (typeof field === 'string' && !VOLUME_FIELD_PATHS.includes(field) && !/^metadata\.(annotations|labels)\['[^']+'\]$/.test(field)) {
       add(RULES.apiVolumes, join(it, 'fieldRef', 'fieldPath'), unsupported(field, VOLUME_FIELD_PATHS));
@@ -135,6 +139,11 @@ export function checkVolumes(add: Add, pod: PodTemplate, claimTemplates: readonl
       checkDownwardItems(add, join(at, 'downwardAPI'), v.downwardAPI.items);
     }
     if (isRecord(v.projected)) checkProjected(add, join(at, 'projected'), v.projected);
+    // ValidateVolumes: an emptyDir's sizeLimit may not be negative.
+    const size = isRecord(v.emptyDir) ? v.emptyDir.sizeLimit : undefined;
+    if ((typeof size === 'string' && /^\s*-/.test(size)) || (typeof size === 'number' && size < 0)) {
+      add(RULES.apiVolumes, join(at, 'emptyDir', 'sizeLimit'), 'Forbidden: SizeLimit field must be a valid resource quantity');
+    }
   });
   // A StatefulSet's volumeClaimTemplates are volumes of its pods too.
   claimTemplates.forEach((name) => names.add(name));
