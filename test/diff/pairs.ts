@@ -132,6 +132,19 @@ export const PAIRS: readonly DiffPair[] = [
     next: [daemonSet('latest-digest-if-not-present', {}, template({ containers: [container({ image: `busybox:latest@sha256:${'a'.repeat(64)}` })] }))],
     impacts: ['rollout'], server: 'accepted', revision: true,
   },
+  // More than one config of one object (issue 33)
+  {
+    name: 'NEW holding one object twice, the copies differing, is a duplicate (kubectl apply applies both)',
+    old: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'twice', namespace: ns }, data: { level: 'info' } }],
+    next: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'twice', namespace: ns }, data: { level: 'debug' } }, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'twice', namespace: ns }, data: { level: 'info' } }],
+    impacts: ['duplicate'], server: 'accepted',
+  },
+  {
+    name: 'a ConfigMap a DaemonSet mounts, changed, is config-in-place',
+    old: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mounted', namespace: ns }, data: { level: 'info' } }, daemonSet('mounted', {}, template({ volumes: [{ name: 'cfg', configMap: { name: 'mounted' } }], containers: [container({ volumeMounts: [{ name: 'cfg', mountPath: '/etc/agent' }] })] }))],
+    next: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mounted', namespace: ns }, data: { level: 'debug' } }, daemonSet('mounted', {}, template({ volumes: [{ name: 'cfg', configMap: { name: 'mounted' } }], containers: [container({ volumeMounts: [{ name: 'cfg', mountPath: '/etc/agent' }] })] }))],
+    impacts: ['config-in-place'], server: 'accepted', revision: false,
+  },
   // Semantic.DeepEqual and the server's defaults (issue 33): updates the server accepts are no immutable change
   {
     name: 'a selector gaining matchExpressions: [] is no change (Semantic.DeepEqual takes an empty slice as nil)',
