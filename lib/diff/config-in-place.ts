@@ -45,6 +45,7 @@ export function configInPlaceImpact(old: KubeObject, next: KubeObject, objects: 
   const [kind, name, namespace] = [next.kind, nameOf(next), namespaceOf(next)];
   const readers: string[] = [];
   const names: string[] = [];
+  let running = false;
   const nodeNames = new Set<string>();
   for (const o of objects) {
     const pod = podTemplateOf(o);
@@ -58,13 +59,17 @@ export function configInPlaceImpact(old: KubeObject, next: KubeObject, objects: 
       const on = report.nodes.filter((n) => n.eligible).map((n) => n.name);
       on.forEach((n) => nodeNames.add(n));
       where = ` on ${on.length} node(s)${on.length > 0 ? `: ${nameList(on)}` : ''}`;
+      running ||= on.length > 0;
+    } else {
+      running = true;
     }
     names.push(`${o.kind} ${namespace !== '' ? `${namespace}/` : ''}${nameOf(o)}`);
     readers.push(`${o.kind} ${namespace !== '' ? `${namespace}/` : ''}${nameOf(o)} (container ${containers.join(', ')})${where}`);
   }
   if (readers.length === 0) return undefined;
   return {
-    kind: 'config-in-place', warning: true, source: 'the kubelet\'s configmap and secret volumes (pkg/volume/configmap, pkg/volume/secret): mounted files are updated in every running pod; subPath mounts are not',
+    // No warning when --nodes shows that no pod of theirs runs.
+    kind: 'config-in-place', warning: running, source: 'the kubelet\'s configmap and secret volumes (pkg/volume/configmap, pkg/volume/secret): mounted files are updated in every running pod; subPath mounts are not',
     workloads: names, ...(nodes !== undefined ? { nodes: [...nodeNames] } : {}),
     message: `mounted and read in place by ${readers.join('; ')}: the kubelet updates the files in every pod at once (within about a minute), no rollout paces it (maxUnavailable and readiness do not apply)${nodeNames.size > 0 ? `; it reaches ${nodeNames.size} node(s) together` : ''}`,
   };

@@ -57,6 +57,13 @@ describe('diff: a ConfigMap or Secret read in place', () => {
     expect(diffManifests(sourced([secret('a'), ds]), sourced([{ ...secret('a'), stringData: undefined, data: { token: 'YQ==' } }, ds])).objects.flatMap((o) => o.impacts)).toEqual([]);
   });
 
+  test('a DaemonSet that --nodes shows on no node makes it no warning', () => {
+    const ds = daemonSet({}, fromConfigMap) as { spec: { template: { spec: Obj } } };
+    ds.spec.template.spec.nodeSelector = { 'example.com/none': 'true' };
+    const [impact] = diffManifests(sourced([configMap('info'), ds]), sourced([configMap('debug'), ds]), { nodes }).objects[0].impacts;
+    expect(impact).toMatchObject({ kind: 'config-in-place', warning: false, nodes: [] });
+  });
+
   test.each<[string, Obj, Obj]>([
     ['a subPath mount, which the kubelet never updates', { subPath: 'agent.conf' }, fromConfigMap],
     ['another ConfigMap', {}, { configMap: { name: 'other' } }],
