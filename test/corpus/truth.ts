@@ -51,6 +51,20 @@ export const TRUTH: readonly CorpusCase[] = [
     c.volumeMounts = [{ name: 'scratch', mountPath: '/scratch' }];
   }, { why: 'ValidateVolumes: an emptyDir sizeLimit below 0 is forbidden' }),
 
+  make('volume-downward-api-field-and-resource', daemonSet, no, (_, p, c) => {
+    p.volumes = [{ name: 'info', downwardAPI: { items: [{ path: 'a', fieldRef: { fieldPath: 'metadata.name' }, resourceFieldRef: { containerName: 'main', resource: 'limits.cpu' } }] } }];
+    c.volumeMounts = [{ name: 'info', mountPath: '/info', readOnly: true }];
+  }, { why: 'validateDownwardAPIVolumeFile: fieldRef and resourceFieldRef can not be specified simultaneously' }),
+  make('volume-ephemeral-without-template', daemonSet, no, (_, p, c) => { p.volumes = [{ name: 'scratch', ephemeral: {} }]; c.volumeMounts = [{ name: 'scratch', mountPath: '/scratch' }]; }, { why: 'validateEphemeralVolumeSource: volumeClaimTemplate is required' }),
+  make('volume-pvc-without-claim-name', daemonSet, no, (_, p, c) => { p.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: '' } }]; c.volumeMounts = [{ name: 'data', mountPath: '/data' }]; }, { why: 'validatePersistentClaimVolumeSource: claimName is required' }),
+  make('volume-mount-sub-path-and-expr', daemonSet, no, (_, p, c) => {
+    p.volumes = [{ name: 'data', emptyDir: {} }];
+    c.volumeMounts = [{ name: 'data', mountPath: '/data', subPath: 'a', subPathExpr: '$(NODE_NAME)' }];
+  }, { why: 'ValidateVolumeMounts: subPathExpr and subPath are mutually exclusive' }),
+  make('pod-readiness-gate-not-qualified', daemonSet, no, (_, p) => { p.readinessGates = [{ conditionType: 'agent ready' }]; }, { why: 'validateReadinessGates: a conditionType is a qualified name' }),
+  make('pod-readiness-gate-qualified', daemonSet, ok, (_, p) => { p.readinessGates = [{ conditionType: 'example.com/agent-ready' }]; }),
+  make('security-sysctl-twice', barePod, no, (_, p) => { p.securityContext.sysctls = [{ name: 'kernel.shm_rmid_forced', value: '0' }, { name: 'kernel.shm_rmid_forced', value: '1' }]; }, { why: 'validateSysctls: each name once' }),
+
   // Services the server refuses (ValidateService, v1.28 to v1.36).
   make('service-app-protocol-not-qualified', service, no, (o) => { o.spec.ports[0].appProtocol = 'my protocol'; }),
   make('service-app-protocol-qualified', service, ok, (o) => { o.spec.ports[0].appProtocol = 'kubernetes.io/h2c'; }),

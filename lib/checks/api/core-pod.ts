@@ -169,7 +169,11 @@ export function checkSecurityContext(add: Add, path: string, sc: unknown, pod: b
     (Array.isArray(sc.supplementalGroups) ? sc.supplementalGroups : []).forEach((g: unknown, i: number) => {
       if (isInt(g) && (g < 0 || g > 2147483647)) add(RULES.apiSecurityContext, join(path, 'supplementalGroups', i), `Invalid value: ${g}: must be between 0 and 2147483647, inclusive`);
     });
+    const sysctlNames = new Set<unknown>();
     list(sc.sysctls).forEach((s, i) => {
+      // validateSysctls: each name once.
+      if (sysctlNames.has(s.name)) add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), `Duplicate value: ${show(s.name)}`);
+      sysctlNames.add(s.name);
       if (typeof s.name !== 'string' || s.name === '') add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), 'Required value');
       else if (!/^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/.test(s.name)) {
         add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), `Invalid value: ${show(s.name)}: must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$`);
@@ -382,6 +386,11 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
   checkAffinity(add, at, spec.affinity, version);
   checkTopologySpread(add, at, spec.topologySpreadConstraints);
   checkDns(add, pod);
+  // validateReadinessGates: each conditionType a qualified name.
+  list(spec.readinessGates).forEach((g, i) => {
+    const problem = checkQualifiedName('conditionType', g.conditionType);
+    if (problem) add(RULES.apiPodSpec, join(at, 'readinessGates', i, 'conditionType'), invalid(g.conditionType, problem)!);
+  });
   const volumes = checkVolumes(add, pod, claimTemplates);
   const names = new Set<string>();
   for (const c of containersOf(pod)) {
