@@ -7,6 +7,7 @@ import { KubeObject } from '../checks/finding';
 import { groupKind, sameValue } from '../checks/immutable';
 import { describeVersionSource, judgedVersion } from '../checks/judged-version';
 import { CLUSTER_SCOPED_KINDS } from '../checks/metadata';
+import { RbacSide, rbacSide } from '../checks/rbac-aggregation';
 import { minorOf } from '../checks/versions';
 import { KubeNode } from '../eligibility';
 import { isRecord } from '../k8s/syntax';
@@ -14,7 +15,6 @@ import { configInPlaceImpact } from './config-in-place';
 import { duplicateImpact } from './duplicates';
 import { nodesLostImpact } from './nodes-lost';
 import { immutableImpacts, podSecurityImpacts, pruneImpact, rbacImpacts } from './policy';
-import { RbacSide, rbacSide } from './rbac-effective';
 import { DiffReport, Impact, IMPACT_KINDS, ImpactKind, ObjectDiff } from './types';
 import { eligibilityImpact, imageImpact, landsOn, resourcesImpact, rolloutImpact } from './workloads';
 

@@ -8,10 +8,11 @@ import { immutableChanges } from '../checks/immutable';
 import { isAtLeastAsStrict, PodSecurityLevel, podSecurityNeeds } from '../checks/pod-security';
 import { podTemplateOf } from '../checks/pod-templates';
 import { broadSubject, dangerousGrant, formatGrant, formatSubject, grantsAdded, grantsOf } from '../checks/rbac';
+import { RbacSide } from '../checks/rbac-aggregation';
 import { WAIVER_PREFIX } from '../checks/rules';
 import { printable } from '../eligibility/printable';
 import { isRecord } from '../k8s/syntax';
-import { aggregationImpacts, boundRoleDanger, RbacSide } from './rbac-effective';
+import { aggregationImpacts, boundRoleDanger } from './rbac-effective';
 import { Impact } from './types';
 
 /** immutable: each field the server refuses to change on update, with the recipe. */
