@@ -31,6 +31,8 @@ interface GatedField {
   readonly source: string;
   /** What dropping it does beyond losing the field, when that matters. */
   readonly effect?: string;
+  /** Only this value is kept (the rest dropped): an init container's restartPolicy Always, a sidecar's. */
+  readonly keeps?: string;
 }
 
 /**
@@ -59,6 +61,7 @@ const GATED_FIELDS: readonly GatedField[] = [
     in: 'env', path: ['valueFrom', 'fileKeyRef'], gate: 'EnvFiles', since: '1.34', source: 'dropFileKeyRefInUse (v1.34)',
     effect: 'its valueFrom is left empty, which validation then refuses (ValidateEnv: must specify one of the sources)',
   },
+  { in: 'initContainer', path: ['restartPolicy'], keeps: 'Always', gate: 'ContainerRestartRules', since: '1.34', source: 'dropContainerRestartRules (v1.34)', effect: 'the pod\'s restartPolicy applies to the init container' },
   { in: 'appContainer', path: ['restartPolicy'], gate: 'ContainerRestartRules', since: '1.34', source: 'dropContainerRestartRules (v1.34)', effect: 'the pod\'s restartPolicy applies to the container' },
   { in: 'appContainer', path: ['restartPolicyRules'], gate: 'ContainerRestartRules', since: '1.34', source: 'dropContainerRestartRules (v1.34)' },
   { in: 'job', path: ['backoffLimitPerIndex'], gate: 'JobBackoffLimitPerIndex', since: '1.28', source: 'job strategy dropDisabledFields (v1.28.0)' },
@@ -99,14 +102,14 @@ function withoutNulls(value: unknown): unknown {
   return root;
 }
 
-/** Removes one field of an object by path; whether it was there. */
-function drop(from: KubeObject, path: readonly string[]): boolean {
+/** Removes one field of an object by path (but the value it keeps); whether it was there. */
+function drop(from: KubeObject, path: readonly string[], keeps?: string): boolean {
   let node: unknown = from;
   for (const key of path.slice(0, -1)) {
     node = isRecord(node) ? node[key] : undefined;
   }
   const last = path[path.length - 1];
-  if (!isRecord(node) || !(last in node)) return false;
+  if (!isRecord(node) || !(last in node) || (keeps !== undefined && node[last] === keeps)) return false;
   delete node[last];
   return true;
 }
@@ -151,7 +154,7 @@ export function normalize(obj: KubeObject, version: KubernetesVersion = DEFAULT_
       containers.forEach((c, i) => {
         if (!isRecord(c)) return;
         for (const field of here) {
-          if (drop(c, field.path)) dropped(join(pod.specPath, list, i, ...field.path), field);
+          if (drop(c, field.path, field.keeps)) dropped(join(pod.specPath, list, i, ...field.path), field);
         }
         // dropContainerStopSignals: a lifecycle left empty goes too.
         if (isRecord(c.lifecycle) && Object.keys(c.lifecycle).length === 0) delete c.lifecycle;

@@ -68,6 +68,12 @@ describe('gated fields, per version (issue 33): dropped while the gate is off, j
     for (const v of kept) expect(dropsAt(change, v)).toEqual([]);
   });
 
+  test('at 1.34 an init container\'s restartPolicy other than Always is dropped (dropContainerRestartRules), a sidecar\'s Always kept', () => {
+    const never = (p: KubeObject, c: KubeObject) => { p.initContainers = [{ ...structuredClone(c), name: 'once', restartPolicy: 'Never' }]; };
+    expect(dropsAt(never, '1.34')).toEqual(['spec.template.spec.initContainers[0].restartPolicy']);
+    expect(dropsAt(sidecar, '1.34')).toEqual([]);
+  });
+
   test('an image volume goes with its mounts, and the warning says so and cites its source', () => {
     // GIVEN
     const ds = cleanDaemonSet();
