@@ -114,7 +114,8 @@ export function diffManifests(old: readonly SourcedObject[], next: readonly Sour
       if (twice.length > 0) objects.push(describe(entry.object, 'changed', twice));
       else unchanged++;
     } else {
-      objects.push(describe(entry.object, 'changed', [...twice, ...changedImpacts(was, entry, options, minor, sides, newObjects)]));
+      const impacts = [...twice, ...changedImpacts(was, entry, options, minor, sides, newObjects)];
+      objects.push(describe(entry.object, 'changed', impacts.sort((x, y) => IMPACT_KINDS.indexOf(x.kind) - IMPACT_KINDS.indexOf(y.kind))));
     }
   }
   // What a removed Namespace holds, from OLD: one pass.
