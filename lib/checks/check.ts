@@ -11,6 +11,7 @@ import { checkMeta } from './api/meta';
 import { checkApiValidation } from './api-validation';
 import { checkCustomResource, checkCustomResourceDefinition, CrdIndex, crdIndex, groupOf, isCustomGroup } from './crds';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
+import { checkObjectsTwice } from './duplicates';
 import { FieldProblem, Finding, KubeObject, show } from './finding';
 import { readFiles } from './input/files';
 import { Entry, Note, prefixed, readManifests, TextInput } from './input/manifests';
@@ -209,6 +210,7 @@ function judge(entries: readonly Entry[], options: CheckOptions): { findings: Fi
   const normalized = entries.map((e) => (isRecord(e.object) ? normalize(e.object, version) : undefined));
   const objects = normalized.map((n) => n?.object).filter(isRecord);
   const across = mergeProblems(checkPdbsAgainstDaemonSets(objects), checkWaveOverlaps(objects));
+  const twice = checkObjectsTwice(normalized.map((n) => n?.object ?? {}), entries.map((e) => e.file));
   const policies = namespacePolicies(objects);
   const crds = crdIndex(objects);
   const findings: Finding[] = [];
@@ -240,7 +242,7 @@ function judge(entries: readonly Entry[], options: CheckOptions): { findings: Fi
         findings.push(finding(p, waiver, p.severity));
       }
     }
-    for (const p of [...rest, ...applied, ...(across.get(n.object) ?? [])]) findings.push(finding(p, waivers.get(p.rule.id)));
+    for (const p of [...rest, ...applied, ...(across.get(n.object) ?? []), ...(twice.get(n.object) ?? [])]) findings.push(finding(p, waivers.get(p.rule.id)));
   });
   return { findings, judged };
 }

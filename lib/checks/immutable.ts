@@ -38,6 +38,37 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/** Empty lists and maps, and null, as absent: a Go nil and an empty slice or map decode alike to apiequality.Semantic.DeepEqual. */
+const isEmpty = (v: unknown) => v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (isRecord(v) && Object.keys(v).every((k) => v[k] === undefined));
+
+/**
+ * Equality as the update validation compares (ValidateImmutableField and the
+ * `*Update` functions use apiequality.Semantic.DeepEqual, which takes an
+ * empty slice or map for nil): `matchExpressions: []` is no change.
+ */
+export function semanticEqual(a: unknown, b: unknown): boolean {
+  if (isEmpty(a) && isEmpty(b)) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => semanticEqual(v, b[i]));
+  if (isRecord(a) && isRecord(b)) return [...new Set([...Object.keys(a), ...Object.keys(b)])].every((k) => semanticEqual(a[k], b[k]));
+  return sameValue(a, b);
+}
+
+/**
+ * A StatefulSet's volumeClaimTemplates as stored: each claim defaulted as a
+ * PersistentVolumeClaim (pkg/apis/core/v1/defaults.go:
+ * SetDefaults_PersistentVolumeClaimSpec, volumeMode Filesystem;
+ * SetDefaults_PersistentVolumeClaim, status.phase Pending).
+ */
+function storedClaims(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.map((claim) => {
+    if (!isRecord(claim)) return claim;
+    const spec = isRecord(claim.spec) ? claim.spec : {};
+    const status = isRecord(claim.status) ? claim.status : {};
+    return { ...claim, spec: { ...spec, volumeMode: spec.volumeMode ?? 'Filesystem' }, status: { ...status, phase: status.phase ?? 'Pending' } };
+  });
+}
+
 /** `kind/name` as kubectl names it, with `-n NAMESPACE` when namespaced. */
 function kubectlTarget(obj: KubeObject): string {
   const namespace = typeof obj.metadata?.namespace === 'string' ? ` -n ${obj.metadata.namespace}` : '';
@@ -45,6 +76,7 @@ function kubectlTarget(obj: KubeObject): string {
 }
 
 const orphan = (obj: KubeObject) => `kubectl delete ${kubectlTarget(obj)} --cascade=orphan, then apply the new manifest (its pods keep running meanwhile; pods the new selector does not match stay behind: delete them once the new ones run)`;
+const recreateCrd = (obj: KubeObject) => `no update can do it: kubectl delete ${kubectlTarget(obj)} deletes every custom resource of it (back them up first: kubectl get ${String(isRecord(obj.spec) && isRecord(obj.spec.names) ? obj.spec.names.plural : '')} -A -o yaml), then apply the new manifest and restore them`;
 const recreate = (obj: KubeObject) => `kubectl delete ${kubectlTarget(obj)}, then apply the new manifest (or kubectl replace --force -f with it)`;
 
 /** One immutable field: where, whose rule, and when a change counts. */
@@ -67,8 +99,8 @@ const setAndDifferent = (path: string) => (old: KubeObject, next: KubeObject) =>
   return a !== undefined && b !== undefined && a !== '' && b !== '' && !sameValue(a, b);
 };
 
-/** A Secret's data as the server stores it: stringData written (base64) over data (pkg/apis/core/v1 conversion). */
-function secretData(secret: KubeObject): Record<string, unknown> {
+/** @internal A Secret's data as the server stores it: stringData written (base64) over data (pkg/apis/core/v1 conversion). */
+export function secretData(secret: KubeObject): Record<string, unknown> {
   const data: Record<string, unknown> = { ...(isRecord(secret.data) ? secret.data : {}) };
   for (const [k, v] of Object.entries(isRecord(secret.stringData) ? secret.stringData : {})) data[k] = Buffer.from(String(v), 'utf-8').toString('base64');
   return data;
@@ -83,6 +115,7 @@ const RULES: readonly Rule[] = [
   { kinds: ['apps/ReplicaSet'], path: 'spec.selector', citation: 'pkg/apis/apps/validation: ValidateReplicaSetUpdate (field is immutable)', recipe: orphan },
   ...['selector', 'serviceName', 'podManagementPolicy', 'volumeClaimTemplates'].map((field): Rule => ({
     kinds: ['apps/StatefulSet'], path: `spec.${field}`, recipe: orphan,
+    ...(field === 'volumeClaimTemplates' ? { refused: (old: KubeObject, next: KubeObject) => !semanticEqual(storedClaims(at(old, 'spec.volumeClaimTemplates')), storedClaims(at(next, 'spec.volumeClaimTemplates'))) } : {}),
     citation: `pkg/apis/apps/validation: ValidateStatefulSetUpdate (updates to statefulset spec for fields other than ${[...STATEFULSET_MUTABLE].map((f) => `'${f}'`).join(', ')} are forbidden)`,
   })),
   { kinds: ['batch/Job'], path: 'spec.template', citation: 'pkg/apis/batch/validation: ValidateJobSpecUpdate (field is immutable; only a suspended Job may change its scheduling directives)', recipe: orphan },
@@ -109,6 +142,12 @@ const RULES: readonly Rule[] = [
     citation: 'pkg/apis/rbac/validation: ValidateRoleBindingUpdate, ValidateClusterRoleBindingUpdate (cannot change roleRef)',
     recipe: (obj) => `kubectl auth reconcile -f the new manifest (it deletes and re-creates a binding whose roleRef changed), or kubectl delete ${kubectlTarget(obj)} and apply`,
   },
+  // apiextensions-apiserver validation.go: validateCustomResourceDefinitionSpecUpdate (v1.28 to v1.36): scope and
+  // names.kind once Established (a CRD the cluster serves is), group and names.plural always (they make its name).
+  ...(['spec.scope', 'spec.names.kind', 'spec.group', 'spec.names.plural'] as const).map((path): Rule => ({
+    kinds: ['apiextensions.k8s.io/CustomResourceDefinition'], path, recipe: recreateCrd,
+    citation: `apiextensions-apiserver/pkg/apis/apiextensions/validation: validateCustomResourceDefinitionSpecUpdate (field is immutable${path === 'spec.scope' || path === 'spec.names.kind' ? ' once the CRD is Established' : ''})`,
+  })),
   ...['provisioner', 'parameters', 'reclaimPolicy', 'volumeBindingMode'].map((field): Rule => ({
     kinds: ['storage.k8s.io/StorageClass'], path: field, recipe: recreate,
     citation: `pkg/apis/storage/validation: ValidateStorageClassUpdate (updates to ${field} are forbidden)`,
@@ -131,6 +170,6 @@ export function groupKind(obj: KubeObject): string {
 export function immutableChanges(old: KubeObject, next: KubeObject): ImmutableChange[] {
   const kind = groupKind(next);
   return RULES
-    .filter((r) => r.kinds.includes(kind) && (r.refused ? r.refused(old, next) : !sameValue(at(old, r.path), at(next, r.path))))
+    .filter((r) => r.kinds.includes(kind) && (r.refused ? r.refused(old, next) : !semanticEqual(at(old, r.path), at(next, r.path))))
     .map((r) => ({ path: r.path, citation: r.citation, recipe: r.recipe(next) }));
 }

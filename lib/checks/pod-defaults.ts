@@ -17,12 +17,19 @@ const setDefault = (obj: KubeObject, key: string, value: unknown) => {
   if (obj[key] === undefined || obj[key] === null) obj[key] = value;
 };
 
-/** The image's tag (after the last ':' past the last '/'), or undefined; a digest counts as pinned. */
+/**
+ * The tag the kubelet's parsers.ParseImageName gives an image: its tag (after
+ * the last ':' past the last '/', before any '@digest'), else "latest" when it
+ * has no digest either, else none. So `name:latest@sha256:...` is "latest"
+ * (and defaults to pull Always) and `name@sha256:...` has none.
+ */
 function imageTag(image: string): string | undefined {
-  if (image.includes('@')) return 'digest';
-  const slash = image.lastIndexOf('/');
-  const colon = image.lastIndexOf(':');
-  return colon > slash ? image.slice(colon + 1) : undefined;
+  const at = image.indexOf('@');
+  const name = at < 0 ? image : image.slice(0, at);
+  const slash = name.lastIndexOf('/');
+  const colon = name.lastIndexOf(':');
+  if (colon > slash) return name.slice(colon + 1);
+  return at < 0 ? 'latest' : undefined;
 }
 
 function defaultProbe(probe: unknown): void {
@@ -40,9 +47,12 @@ function defaultProbe(probe: unknown): void {
 function defaultContainer(c: KubeObject): void {
   if (typeof c.image === 'string') {
     const tag = imageTag(c.image);
-    setDefault(c, 'imagePullPolicy', tag === undefined || tag === 'latest' ? 'Always' : 'IfNotPresent');
+    // SetDefaults_Container: Always for the tag latest, IfNotPresent otherwise.
+    setDefault(c, 'imagePullPolicy', tag === 'latest' ? 'Always' : 'IfNotPresent');
   }
   setDefault(c, 'terminationMessagePath', '/dev/termination-log');
+  // ResourceRequirements is a struct, not a pointer: stored as {} when absent.
+  setDefault(c, 'resources', {});
   setDefault(c, 'terminationMessagePolicy', 'File');
   for (const port of Array.isArray(c.ports) ? c.ports : []) {
     if (isRecord(port)) setDefault(port, 'protocol', 'TCP');
@@ -72,14 +82,18 @@ function defaultVolume(v: KubeObject): void {
   if (isRecord(v.downwardAPI)) setDefault(v.downwardAPI, 'defaultMode', 0o644);
 }
 
-/** Drops null, empty lists and empty maps (what omitempty leaves out), recursively. */
+/** Map-typed fields (Go maps with omitempty): empty, they are not stored, as if absent. */
+const MAP_FIELDS = new Set(['labels', 'annotations', 'nodeSelector', 'requests', 'limits', 'overhead']);
+
+/** Drops null, empty lists and empty maps of MAP_FIELDS (what omitempty leaves out), recursively; empty structs stay. */
 function compact(value: unknown): unknown {
   if (Array.isArray(value)) {
     const list = value.map(compact);
     return list.length === 0 ? undefined : list;
   }
   if (isRecord(value)) {
-    const entries = Object.entries(value).map(([k, v]) => [k, compact(v)] as const).filter(([, v]) => v !== undefined && v !== null);
+    const entries = Object.entries(value).map(([k, v]) => [k, compact(v)] as const)
+      .filter(([k, v]) => v !== undefined && v !== null && !(MAP_FIELDS.has(k) && isRecord(v) && Object.keys(v).length === 0));
     return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
   return value === null ? undefined : value;

@@ -48,10 +48,14 @@ const BASELINE_ADD_CAPABILITIES = new Set([
 ]);
 
 /** Volume sources a restricted pod may use. */
-const ALLOWED_VOLUME_TYPES = new Set(['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret']);
+// image: allowed by check_restrictedVolumes at every policy version on servers from 1.33 (kubernetes#130394); an image
+// volume reaches admission only from 1.35 (ImageVolume on; dropped before, ../normalize.ts), so always allowed here.
+const ALLOWED_VOLUME_TYPES = new Set(['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'image', 'persistentVolumeClaim', 'projected', 'secret']);
 
 /** SELinux types a baseline pod may request (v1.28). */
 const ALLOWED_SELINUX_TYPES = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t']);
+/** check_seLinuxOptions.go: container_engine_t is allowed from policy v1.31 (withOptions v1.31). */
+const SELINUX_TYPES_SINCE: ReadonlyArray<[number, string]> = [[31, 'container_engine_t']];
 
 /** Sysctls a baseline pod may set at v1.28 (ip_local_reserved_ports since v1.27). */
 const SAFE_SYSCTLS = new Set([
@@ -211,7 +215,8 @@ const hostPorts: Control = (_, containers) => {
 const appArmor: Control = (pod, containers) => {
   const annotations: KubeObject = pod.metadata.annotations ?? {};
   const fromAnnotations = Object.entries(annotations)
-    .filter(([key, value]) => key.startsWith(APPARMOR_ANNOTATION_PREFIX) && value !== 'runtime/default' && !String(value).startsWith('localhost/'))
+    // check_appArmorProfile.go allowedAnnotationValue: empty (unset), runtime/default or localhost/*.
+    .filter(([key, value]) => key.startsWith(APPARMOR_ANNOTATION_PREFIX) && value !== '' && value !== 'runtime/default' && !String(value).startsWith('localhost/'))
     .map(([key, value]) => ({ rule: RULES.appArmor, path: join(pod.metadataPath, 'annotations', key), message: `AppArmor profile ${show(value)} is not runtime/default or localhost/*` }));
   // The appArmorProfile fields (1.30+), checked at every policy version: only RuntimeDefault and Localhost.
   const unconfined = (sc: KubeObject | undefined) => sc?.appArmorProfile?.type === 'Unconfined';
@@ -244,12 +249,13 @@ const probeHosts: Control = (_, containers, policyMinor) => {
   return problems;
 };
 
-function seLinuxProblems(options: KubeObject | undefined, path: string, who: string): FieldProblem[] {
+function seLinuxProblems(options: KubeObject | undefined, path: string, who: string, policyMinor: number): FieldProblem[] {
   if (!options) {
     return [];
   }
   const problems: FieldProblem[] = [];
-  if (options.type !== undefined && !ALLOWED_SELINUX_TYPES.has(options.type)) {
+  const allowed = (type: string) => ALLOWED_SELINUX_TYPES.has(type) || SELINUX_TYPES_SINCE.some(([since, t]) => policyMinor >= since && t === type);
+  if (options.type !== undefined && !allowed(options.type)) {
     problems.push({ rule: RULES.seLinux, path: join(path, 'type'), message: `${who} requests SELinux type ${show(options.type)}` });
   }
   for (const field of ['user', 'role']) {
@@ -260,9 +266,9 @@ function seLinuxProblems(options: KubeObject | undefined, path: string, who: str
   return problems;
 }
 
-const seLinux: Control = (pod, containers) => [
-  ...seLinuxProblems(podSecurityContext(pod).seLinuxOptions, join(pod.specPath, 'securityContext', 'seLinuxOptions'), 'the pod'),
-  ...containers.flatMap((c) => seLinuxProblems(containerSecurityContext(c).seLinuxOptions, join(c.path, 'securityContext', 'seLinuxOptions'), named(c))),
+const seLinux: Control = (pod, containers, policyMinor) => [
+  ...seLinuxProblems(podSecurityContext(pod).seLinuxOptions, join(pod.specPath, 'securityContext', 'seLinuxOptions'), 'the pod', policyMinor),
+  ...containers.flatMap((c) => seLinuxProblems(containerSecurityContext(c).seLinuxOptions, join(c.path, 'securityContext', 'seLinuxOptions'), named(c), policyMinor)),
 ];
 
 /** check_procMount_restricted.go: only the default /proc masks (procMount unset or Default). */

@@ -20,6 +20,25 @@ import { RULES } from './rules';
 /** The built-in ClusterRoles that grant (almost) everything: bound, they need a reason. */
 export const DANGEROUS_CLUSTER_ROLES: readonly string[] = ['cluster-admin', 'admin', 'edit'];
 
+/**
+ * Built-in ClusterRoles beyond {@link DANGEROUS_CLUSTER_ROLES} whose rules
+ * are dangerous by the same policy, with what they grant
+ * (plugin/pkg/auth/authorizer/rbac/bootstrappolicy: policy.go ClusterRoles,
+ * controller_policy.go buildControllerRoles; the same in v1.28 to v1.36).
+ * `diff` warns when a binding hands one to a new subject; `check` does not
+ * hold a binding to them (the components they are made for bind them).
+ */
+export const DANGEROUS_BUILT_IN_ROLES: Readonly<Record<string, string>> = {
+  'system:aggregate-to-admin': 'create and bind roles and rolebindings, read and write secrets (what admin aggregates)',
+  'system:aggregate-to-edit': 'read and write secrets, exec into pods, impersonate service accounts (what edit aggregates)',
+  'system:node': 'get secrets and configmaps of every namespace (outside the node authorizer\'s NodeRestriction)',
+  'system:kube-controller-manager': 'read every Secret (get, list, watch secrets) and create service account tokens',
+  'system:controller:clusterrole-aggregation-controller': 'escalate on clusterroles: write any rule into a ClusterRole',
+  'system:controller:generic-garbage-collector': 'delete and patch every resource (\'*\')',
+  'system:controller:namespace-controller': 'delete every resource of a namespace (\'*\')',
+  'system:controller:expand-controller': 'get secrets of every namespace',
+};
+
 /** Verbs that let a subject raise its own rights (rbac-good-practices: escalate, bind, impersonate). */
 export const DANGEROUS_VERBS: readonly string[] = ['escalate', 'bind', 'impersonate'];
 
@@ -90,5 +109,6 @@ export function checkRbacPolicy(obj: KubeObject): FieldProblem[] {
   if (ref.kind === 'ClusterRole' && DANGEROUS_CLUSTER_ROLES.includes(ref.name)) {
     return [{ rule: RULES.rbacDangerous, path: 'roleRef.name', message: `binds the ClusterRole ${show(ref.name)}, which grants ${ref.name === 'cluster-admin' ? 'everything' : 'read and write of almost every resource, secrets included'}${obj.kind === 'ClusterRoleBinding' ? ' in every namespace' : ''}` }];
   }
+
   return [];
 }

@@ -127,6 +127,14 @@ export const FEATURE_GATES = {
   PreferSameTrafficDistribution: '1.34',
   /** restartPolicy (and restartPolicyRules) on regular containers (alpha 1.34, beta 1.35). */
   ContainerRestartRules: '1.35',
+  /** volumes[].image, OCI images and artifacts as volumes (alpha 1.31, beta off 1.33, on 1.35). */
+  ImageVolume: '1.35',
+  /** containers[].lifecycle.stopSignal (alpha 1.33, still alpha in v1.35's kube_features.go). */
+  ContainerStopSignals: 'off',
+  /** spec.hostnameOverride (alpha 1.34, beta 1.35). */
+  HostnameOverride: '1.35',
+  /** env[].valueFrom.fileKeyRef, variables read from a file of an emptyDir (alpha 1.34, beta 1.35). */
+  EnvFiles: '1.35',
 } as const satisfies Record<string, string>;
 
 /** A feature gate of {@link FEATURE_GATES}. */

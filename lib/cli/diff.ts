@@ -21,6 +21,10 @@ API group, kind, namespace and name, and each is reported as added, removed or c
   rbac-narrowed  grants or subjects removed
   pod-security   a Namespace's enforce level or version, or a workload's needed level or waivers, changed
   prune          an object removed; a removed Namespace with what it holds
+  duplicate      NEW holds one object more than once: kubectl apply applies each copy, the last wins
+  config-in-place a mounted ConfigMap or Secret changed: every pod reads it at once, no rollout paces it
+  nodes-lost     with --nodes, a DaemonSet runs on fewer nodes: their pods are deleted at once, unpaced by
+                 maxUnavailable; a warning when it runs on none or loses more than half
   eligibility    a DaemonSet's node selector, affinity or tolerations changed; with --nodes, the nodes gained and lost
   rollout        the pod template changed (as the server stores it): the pods restart; the fields, the strategy,
                  and with --nodes the rounds

@@ -7,10 +7,14 @@ import { KubeObject } from '../checks/finding';
 import { groupKind, sameValue } from '../checks/immutable';
 import { describeVersionSource, judgedVersion } from '../checks/judged-version';
 import { CLUSTER_SCOPED_KINDS } from '../checks/metadata';
+import { RbacSide, rbacSide } from '../checks/rbac-aggregation';
 import { minorOf } from '../checks/versions';
 import { waveOf } from '../checks/wave-overlaps';
 import { KubeNode } from '../eligibility';
 import { isRecord } from '../k8s/syntax';
+import { configInPlaceImpact } from './config-in-place';
+import { duplicateImpact } from './duplicates';
+import { nodesLostImpact } from './nodes-lost';
 import { immutableImpacts, podSecurityImpacts, pruneImpact, rbacImpacts } from './policy';
 import { DiffReport, Impact, IMPACT_KINDS, ImpactKind, ObjectDiff } from './types';
 import { markWaves } from './waves';
@@ -43,11 +47,13 @@ const namespaceOf = (o: KubeObject) => (CLUSTER_SCOPED_KINDS.has(o.kind) ? undef
 /** The identity kubectl applies by: group, kind, namespace, name. */
 const keyOf = (o: KubeObject) => `${groupKind(o)}\u0000${namespaceOf(o) ?? ''}\u0000${nameOf(o)}`;
 
-/** The Kubernetes objects of one side by identity; the last of a repeated identity wins, as a second apply would. */
-function index(side: readonly SourcedObject[]): Map<string, Entry> {
+/** The Kubernetes objects of one side by identity; the last of a repeated identity wins, as a second apply would; `copies` holds every copy of each. */
+function index(side: readonly SourcedObject[], copies?: Map<string, Entry[]>): Map<string, Entry> {
   const map = new Map<string, Entry>();
   for (const { object, file } of side) {
-    if (isRecord(object) && typeof object.kind === 'string' && typeof object.apiVersion === 'string') map.set(keyOf(object), { object, file });
+    if (!isRecord(object) || typeof object.kind !== 'string' || typeof object.apiVersion !== 'string') continue;
+    map.set(keyOf(object), { object, file });
+    copies?.set(keyOf(object), [...(copies.get(keyOf(object)) ?? []), { object, file }]);
   }
   return map;
 }
@@ -60,13 +66,15 @@ const withoutStatus = (o: KubeObject): KubeObject => {
 };
 
 /** The impacts of a changed object, most serious first. */
-function changedImpacts(old: Entry, next: Entry, options: DiffOptions, minor: number): Impact[] {
+function changedImpacts(old: Entry, next: Entry, options: DiffOptions, minor: number, sides: { before: RbacSide; after: RbacSide }, objects: readonly KubeObject[]): Impact[] {
   const [a, b] = [old.object, next.object];
   const source = next.file;
   const found = [
     ...immutableImpacts(a, b),
-    ...rbacImpacts(a, b),
+    ...rbacImpacts(a, b, sides),
     ...podSecurityImpacts(a, b, minor),
+    nodesLostImpact(a, b, options.nodes, source),
+    configInPlaceImpact(a, b, objects, options.nodes, source),
     eligibilityImpact(a, b, options.nodes, source),
     rolloutImpact(a, b, options.nodes, source),
     imageImpact(a, b),
@@ -85,25 +93,33 @@ const describe = (o: KubeObject, change: ObjectDiff['change'], impacts: Impact[]
 /**
  * What changes when NEW replaces OLD: each object added, removed or changed,
  * with its impacts (rollout, immutable, rbac-widened, rbac-narrowed,
- * pod-security, eligibility, resources, prune, image, all-waves). A wave's
- * DaemonSet names its agent and wave.
+ * pod-security, duplicate, nodes-lost, config-in-place, eligibility, resources, prune, image, all-waves).
+ * A wave's DaemonSet names its agent and wave.
  * @throws NodeListError when a DaemonSet's scheduling fields are malformed (with --nodes)
  */
 export function diffManifests(old: readonly SourcedObject[], next: readonly SourcedObject[], options: DiffOptions = {}): DiffReport {
-  const [before, after] = [index(old), index(next)];
+  const copies = new Map<string, Entry[]>();
+  const [before, after] = [index(old), index(next, copies)];
   const { judged } = judgedVersion([...after.values()].map((e) => e.object), options.kubernetesVersion);
   const minor = minorOf(judged.version);
+  const newObjects = [...after.values()].map((e) => e.object);
+  const sides = { before: rbacSide([...before.values()].map((e) => e.object)), after: rbacSide([...after.values()].map((e) => e.object)) };
   let objects: ObjectDiff[] = [];
   let unchanged = 0;
   for (const [key, entry] of after) {
     const was = before.get(key);
+    const held = copies.get(key) ?? [];
+    // NEW holding an object twice is a finding, even when its last copy is OLD's.
+    const twice = held.length > 1 ? [duplicateImpact(held)] : [];
     if (was === undefined) {
-      const impacts = [...rbacImpacts(undefined, entry.object), ...(options.nodes ? [landsOn(entry.object, options.nodes, entry.file)].filter((i): i is Impact => i !== undefined) : [])];
+      const impacts = [...twice, ...rbacImpacts(undefined, entry.object, sides), ...(options.nodes ? [landsOn(entry.object, options.nodes, entry.file)].filter((i): i is Impact => i !== undefined) : [])];
       objects.push(describe(entry.object, 'added', impacts));
     } else if (sameValue(withoutStatus(was.object), withoutStatus(entry.object))) {
-      unchanged++;
+      if (twice.length > 0) objects.push(describe(entry.object, 'changed', twice));
+      else unchanged++;
     } else {
-      objects.push(describe(entry.object, 'changed', changedImpacts(was, entry, options, minor)));
+      const impacts = [...twice, ...changedImpacts(was, entry, options, minor, sides, newObjects)];
+      objects.push(describe(entry.object, 'changed', impacts.sort((x, y) => IMPACT_KINDS.indexOf(x.kind) - IMPACT_KINDS.indexOf(y.kind))));
     }
   }
   // What a removed Namespace holds, from OLD: one pass.

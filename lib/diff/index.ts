@@ -1,7 +1,7 @@
 /**
  * `node-reporter diff`: what a manifest change does to a cluster. Two
  * manifest sets -> the objects added, removed and changed, each with its
- * impacts (rollout, immutable, rbac-widened, rbac-narrowed, pod-security,
+ * impacts (rollout, immutable, rbac-widened, rbac-narrowed, pod-security, duplicate, nodes-lost, config-in-place,
  * eligibility, resources, prune, image, all-waves). It asks lib/checks and
  * lib/eligibility for the rules and imports no construct.
  *

@@ -7,10 +7,12 @@ import { KubeObject } from '../checks/finding';
 import { immutableChanges } from '../checks/immutable';
 import { isAtLeastAsStrict, PodSecurityLevel, podSecurityNeeds } from '../checks/pod-security';
 import { podTemplateOf } from '../checks/pod-templates';
-import { broadSubject, dangerousGrant, dangerousRoleRef, formatGrant, formatSubject, grantsAdded, grantsOf } from '../checks/rbac';
+import { broadSubject, dangerousGrant, formatGrant, formatSubject, grantsAdded, grantsOf } from '../checks/rbac';
+import { RbacSide } from '../checks/rbac-aggregation';
 import { WAIVER_PREFIX } from '../checks/rules';
 import { printable } from '../eligibility/printable';
 import { isRecord } from '../k8s/syntax';
+import { aggregationImpacts, boundRoleDanger } from './rbac-effective';
 import { Impact } from './types';
 
 /** immutable: each field the server refuses to change on update, with the recipe. */
@@ -26,8 +28,13 @@ const RBAC_BINDINGS = new Set(['RoleBinding', 'ClusterRoleBinding']);
 
 const isRbac = (obj: KubeObject | undefined) => obj !== undefined && typeof obj.apiVersion === 'string' && obj.apiVersion.startsWith('rbac.authorization.k8s.io/');
 
-/** rbac-widened and rbac-narrowed: the grants of a Role or ClusterRole, or the subjects of a binding, added and removed (either side may be absent). */
-export function rbacImpacts(old: KubeObject | undefined, next: KubeObject | undefined): Impact[] {
+/**
+ * rbac-widened and rbac-narrowed: the grants of a Role or ClusterRole, or the
+ * subjects of a binding, added and removed (either side may be absent); with
+ * both sides' roles, what aggregation carries and what a bound role of the
+ * input grants (./rbac-effective).
+ */
+export function rbacImpacts(old: KubeObject | undefined, next: KubeObject | undefined, sides?: { readonly before: RbacSide; readonly after: RbacSide }): Impact[] {
   const obj = next ?? old!;
   if (!isRbac(obj)) return [];
   const impacts: Impact[] = [];
@@ -47,6 +54,7 @@ export function rbacImpacts(old: KubeObject | undefined, next: KubeObject | unde
     if (removed.length > 0) {
       impacts.push({ kind: 'rbac-narrowed', warning: false, removed: removed.map(formatGrant), message: `no longer grants ${removed.map(formatGrant).join(', ')} (a running agent that needs them gets 403 Forbidden)` });
     }
+    if (next !== undefined && sides !== undefined) impacts.push(...aggregationImpacts(old, next, sides.before, sides.after));
   } else if (RBAC_BINDINGS.has(obj.kind)) {
     const subjects = (o: KubeObject | undefined) => (Array.isArray(o?.subjects) ? o.subjects : []);
     const [a, b] = [subjects(old), subjects(next)];
@@ -54,7 +62,7 @@ export function rbacImpacts(old: KubeObject | undefined, next: KubeObject | unde
     const added = b.filter((s) => !a.some((x) => formatSubject(x) === formatSubject(s)));
     const removed = a.filter((s) => !b.some((x) => formatSubject(x) === formatSubject(s)));
     if (added.length > 0) {
-      const roleDanger = dangerousRoleRef(obj);
+      const roleDanger = boundRoleDanger(obj, sides?.after);
       const dangerous = [
         ...(roleDanger !== undefined ? [`${role} (${roleDanger})`] : []),
         ...added.map((s) => [s, broadSubject(s)] as const).filter(([, why]) => why !== undefined).map(([s, why]) => `${formatSubject(s)} (${why})`),

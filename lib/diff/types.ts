@@ -1,10 +1,10 @@
 /** The shape of a manifest diff: objects added, removed and changed, each with its impacts. */
 
 /** What a change does to a cluster. */
-export type ImpactKind = 'rollout' | 'immutable' | 'rbac-widened' | 'rbac-narrowed' | 'pod-security' | 'eligibility' | 'resources' | 'prune' | 'image' | 'all-waves';
+export type ImpactKind = 'rollout' | 'immutable' | 'rbac-widened' | 'rbac-narrowed' | 'pod-security' | 'nodes-lost' | 'duplicate' | 'config-in-place' | 'eligibility' | 'resources' | 'prune' | 'image' | 'all-waves';
 
 /** Every impact kind, in the order reports list them. */
-export const IMPACT_KINDS: readonly ImpactKind[] = ['immutable', 'rbac-widened', 'pod-security', 'prune', 'all-waves', 'eligibility', 'rollout', 'image', 'resources', 'rbac-narrowed'];
+export const IMPACT_KINDS: readonly ImpactKind[] = ['immutable', 'rbac-widened', 'pod-security', 'duplicate', 'prune', 'nodes-lost', 'all-waves', 'config-in-place', 'eligibility', 'rollout', 'image', 'resources', 'rbac-narrowed'];
 
 /** A DaemonSet's DESIRED before and after a change, over a node list. */
 export interface DesiredChange {
@@ -36,7 +36,7 @@ export interface Impact {
   readonly removed?: readonly string[];
   /** Eligibility over --nodes: nodes gained. */
   readonly gained?: readonly string[];
-  /** Eligibility over --nodes: nodes lost. */
+  /** Eligibility and nodes-lost over --nodes: nodes lost. */
   readonly lost?: readonly string[];
   /** DESIRED before and after, over --nodes. */
   readonly desired?: DesiredChange;
@@ -44,6 +44,10 @@ export interface Impact {
   readonly strategy?: string;
   /** Rollout over --nodes: how many pods restart and in how many rounds. */
   readonly rounds?: number;
+  /** config-in-place: the workloads that mount the ConfigMap or Secret (`DaemonSet ns/name`). */
+  readonly workloads?: readonly string[];
+  /** config-in-place over --nodes: the nodes their pods run on. */
+  readonly nodes?: readonly string[];
   /** Resources: the change of the total over the pods (--nodes for a DaemonSet), per resource. */
   readonly total?: Readonly<Record<string, string>>;
   /** all-waves: the waves whose pod template changed (every wave of the agent). */

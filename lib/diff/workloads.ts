@@ -5,13 +5,14 @@
  * lib/eligibility (which nodes a DaemonSet runs on).
  */
 import { KubeObject } from '../checks/finding';
-import { sameValue } from '../checks/immutable';
+import { sameValue, semanticEqual } from '../checks/immutable';
 import { storedTemplate } from '../checks/pod-defaults';
 import { compareEligibility, daemonSetsOfManifest, evaluateNodes, formatEligibilityChange, KubeNode } from '../eligibility';
 import { nameList } from '../eligibility/format';
 import { printable } from '../eligibility/printable';
 import { canonicalResourceQuantity, parseQuantity, quantityToNumber } from '../k8s/quantity';
 import { isRecord } from '../k8s/syntax';
+import { lostNodesClause, nodesLeft } from './nodes-lost';
 import { Impact } from './types';
 
 /** Kinds whose pods restart when their template changes. */
@@ -61,7 +62,8 @@ function strategyOf(obj: KubeObject, pods: number | undefined): { strategy: stri
     // pkg/controller/daemon/update.go: surge and unavailable are scaled over the nodes that should run the pod, rounded up.
     const surge = scaled(surgeText, pods, 0, true);
     const step = Math.max(1, surge > 0 ? surge : scaled(unavailableText, pods, 1, true));
-    const rounds = pods === 0 ? 0 : Math.ceil(pods / step);
+    if (pods === 0) return { strategy: how, rounds: 0, how: `${how}: no node runs it any more, nothing to roll` };
+    const rounds = Math.ceil(pods / step);
     return { strategy: how, rounds, how: `${how}: ${pods} pod(s) on ${pods} node(s), ${step} at a time, ${rounds} round(s)${surge > 0 ? ', each new pod ready before the old one stops' : ', each node without its agent while its pod restarts'}` };
   }
   if (obj.kind === 'Deployment') {
@@ -101,7 +103,9 @@ export function rolloutImpact(old: KubeObject, next: KubeObject, nodes: readonly
   const fields = changedPaths(before, after, 'spec.template');
   const { strategy, rounds, how } = strategyOf(next, podCount(next, nodes, source));
   const kindWord = next.kind === 'DaemonSet' ? 'every eligible node\'s agent restarts' : 'its pods are replaced';
-  return { kind: 'rollout', warning: false, message: `the pod template changed (${fields.join(', ')}): a new revision, ${kindWord}; ${how}`, fields, strategy, ...(rounds !== undefined ? { rounds } : {}) };
+  // Pods of nodes the DaemonSet leaves are deleted, not rolled: say so beside the rounds of those that stay.
+  const lost = nodes === undefined ? 0 : nodesLeft(old, next, nodes, source)?.lost.length ?? 0;
+  return { kind: 'rollout', warning: false, message: `the pod template changed (${fields.join(', ')}): a new revision, ${kindWord}; ${how}${lost > 0 ? `; ${lostNodesClause(lost)}` : ''}`, fields, strategy, ...(rounds !== undefined ? { rounds } : {}) };
 }
 
 /** The containers of a pod spec by name (containers and init containers). */
@@ -187,7 +191,8 @@ const SCHEDULING = ['nodeSelector', 'affinity', 'tolerations', 'nodeName', 'host
 export function eligibilityImpact(old: KubeObject, next: KubeObject, nodes: readonly KubeNode[] | undefined, source: string): Impact | undefined {
   if (next.kind !== 'DaemonSet') return undefined;
   const [a, b] = [podSpecOf(old), podSpecOf(next)];
-  const fields = SCHEDULING.filter((f) => !sameValue(a[f], b[f])).map((f) => `spec.template.spec.${f}`);
+  // As the server stores them: an empty nodeSelector or list is none (semanticEqual).
+  const fields = SCHEDULING.filter((f) => !semanticEqual(a[f], b[f])).map((f) => `spec.template.spec.${f}`);
   if (fields.length === 0) return undefined;
   const tolerated = (spec: KubeObject) => (Array.isArray(spec.tolerations) ? spec.tolerations.map(tolerationText) : []);
   const [was, now] = [tolerated(a), tolerated(b)];

@@ -8,7 +8,7 @@
  * they took a version, unchanged.
  */
 import { checkInputs, checkObjects, CheckOptions, isBlocking, KubeObject } from '../../lib/checks';
-import { FEATURE_GATES, KUBERNETES_VERSIONS, parseKubernetesVersion } from '../../lib/checks/versions';
+import { FEATURE_GATES, featureEnabled, FeatureGate, KUBERNETES_VERSIONS, parseKubernetesVersion } from '../../lib/checks/versions';
 import { cleanDaemonSet, podOf } from './baseline';
 
 type Change = (ds: KubeObject, pod: KubeObject, container: KubeObject) => void;
@@ -271,8 +271,13 @@ describe('which version is judged by, and saying so', () => {
 });
 
 describe('the version data', () => {
-  test('every feature gate turns on in a release of the range the checks know, and parses as one', () => {
+  test('every feature gate turns on in a release of the range the checks know, and parses as one, or is off in all', () => {
     for (const [gate, since] of Object.entries(FEATURE_GATES)) {
+      // `off`: alpha (or an off beta) in every supported version, as ContainerStopSignals
+      if (since === 'off') {
+        expect(KUBERNETES_VERSIONS.filter((v) => featureEnabled(v, gate as FeatureGate))).toEqual([]);
+        continue;
+      }
       expect([gate, Number(since.split('.')[1])]).toEqual([gate, expect.any(Number)]);
       expect(Number(since.split('.')[1])).toBeGreaterThanOrEqual(29);
       expect(Number(since.split('.')[1])).toBeLessThanOrEqual(36);

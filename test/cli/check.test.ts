@@ -84,7 +84,8 @@ describe('node-reporter check', () => {
   });
 
   test('kind: List is expanded, each item checked with its index in the path', () => {
-    const list = { apiVersion: 'v1', kind: 'List', items: [cleanDaemonSet(), hostPid()] };
+    // Two objects (one object twice is object-twice, test/checks/duplicates.test.ts)
+    const list = { apiVersion: 'v1', kind: 'List', items: [cleanDaemonSet(), { ...hostPid(), metadata: { ...hostPid().metadata, name: 'other' } }] };
     const { code, out } = run(['check', '-', '--format', 'json'], yaml(list));
     const report = JSON.parse(out);
     expect(code).toBe(1);

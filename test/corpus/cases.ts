@@ -23,6 +23,7 @@ import { SELECTORS_AND_GROUPS } from './selectors-and-groups';
 import { SERVER_REFUSALS, YAML_AS_KUBECTL } from './server-refusals';
 import { TOO_LENIENT } from './too-lenient';
 import { TOO_STRICT } from './too-strict';
+import { TRUTH } from './truth';
 import { VERSIONED } from './versioned';
 
 export { CHECKED_VERSIONS, CheckedVersion, CORPUS_NAMESPACE, CorpusCase, expectedVerdict, SERVER_VERSIONS, serverVerdict, ServerVersion, Verdict } from './bases';
@@ -367,6 +368,7 @@ export const CORPUS: readonly CorpusCase[] = [
   ...VERSIONED,
   ...SERVER_REFUSALS,
   ...YAML_AS_KUBECTL,
+  ...TRUTH,
 ];
 
 /** The YAML text of a case. */

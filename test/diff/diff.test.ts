@@ -139,7 +139,7 @@ describe('node-reporter diff on the command line', () => {
     for (const i of report.objects.flatMap((o: { impacts: object[] }) => o.impacts)) expect(i).toMatchObject({ kind: expect.any(String), message: expect.any(String), warning: expect.any(Boolean) });
     expect(report.summary).toEqual({
       added: 0, removed: 2, changed: 1, unchanged: 0, warnings: 1, kubernetesVersion: '1.28', kubernetesVersionSource: 'the default',
-      impacts: { 'immutable': 0, 'rbac-widened': 0, 'pod-security': 0, 'prune': 2, 'all-waves': 0, 'eligibility': 0, 'rollout': 1, 'image': 1, 'resources': 0, 'rbac-narrowed': 0 },
+      impacts: { 'immutable': 0, 'rbac-widened': 0, 'pod-security': 0, 'duplicate': 0, 'prune': 2, 'nodes-lost': 0, 'all-waves': 0, 'config-in-place': 0, 'eligibility': 0, 'rollout': 1, 'image': 1, 'resources': 0, 'rbac-narrowed': 0 },
     });
   });
 

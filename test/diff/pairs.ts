@@ -39,6 +39,13 @@ const container = (extra: Obj = {}) => ({ name: 'a', image: 'busybox:1.36', comm
 /** A template that no node matches: the DaemonSet controller makes revisions without pods. */
 const template = (spec: Obj = {}, labels: Obj = { app: 'agent' }, metadata: Obj = {}) => ({ metadata: { labels, ...metadata }, spec: { nodeSelector: { 'diff-e2e/none': 'true' }, containers: [container()], ...spec } });
 const daemonSet = (name: string, spec: Obj = {}, tpl: Obj = template()) => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name, namespace: ns }, spec: { selector: { matchLabels: { app: 'agent' } }, template: tpl, ...spec } });
+/** A template whose pods fit no node by affinity instead, with this nodeSelector (none by default). */
+const noNode = (tpl: Obj, nodeSelector?: Obj): Obj => {
+  const spec = { ...tpl.spec };
+  delete spec.nodeSelector;
+  const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'diff-e2e/none', operator: 'Exists' }] }] } } };
+  return { ...tpl, spec: { ...spec, affinity, ...(nodeSelector !== undefined ? { nodeSelector } : {}) } };
+};
 const clusterRole = (name: string, rules: Obj[]) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `${ns}-${name}` }, rules });
 
 export const PAIRS: readonly DiffPair[] = [
@@ -103,6 +110,63 @@ export const PAIRS: readonly DiffPair[] = [
     return {
       name: `a StatefulSet ${field} change is immutable`,
       old: [sts('db', '1Gi')], next: [field === 'serviceName' ? sts('db-headless', '1Gi') : sts('db', '2Gi')],
+      impacts: ['immutable'], server: 'refused',
+    };
+  }),
+  // Defaults the server fills in (issue 33)
+  {
+    name: 'an empty nodeSelector: {} and annotations: {} are no rollout and no eligibility change (omitempty maps)',
+    old: [daemonSet('empty-maps', {}, noNode(template()))],
+    next: [daemonSet('empty-maps', {}, noNode(template({}, { app: 'agent' }, { annotations: {} }), {}))],
+    impacts: [], server: 'accepted', revision: false,
+  },
+  {
+    name: 'name:latest@digest defaults to imagePullPolicy Always: spelling it out is no rollout (ParseImageName gives the tag latest)',
+    old: [daemonSet('latest-digest', {}, template({ containers: [container({ image: `busybox:latest@sha256:${'a'.repeat(64)}` })] }))],
+    next: [daemonSet('latest-digest', {}, template({ containers: [container({ image: `busybox:latest@sha256:${'a'.repeat(64)}`, imagePullPolicy: 'Always' })] }))],
+    impacts: [], server: 'accepted', revision: false,
+  },
+  {
+    name: 'name:latest@digest losing its explicit IfNotPresent is a rollout (its default is Always)',
+    old: [daemonSet('latest-digest-if-not-present', {}, template({ containers: [container({ image: `busybox:latest@sha256:${'a'.repeat(64)}`, imagePullPolicy: 'IfNotPresent' })] }))],
+    next: [daemonSet('latest-digest-if-not-present', {}, template({ containers: [container({ image: `busybox:latest@sha256:${'a'.repeat(64)}` })] }))],
+    impacts: ['rollout'], server: 'accepted', revision: true,
+  },
+  // More than one config of one object (issue 33)
+  {
+    name: 'NEW holding one object twice, the copies differing, is a duplicate (kubectl apply applies both)',
+    old: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'twice', namespace: ns }, data: { level: 'info' } }],
+    next: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'twice', namespace: ns }, data: { level: 'debug' } }, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'twice', namespace: ns }, data: { level: 'info' } }],
+    impacts: ['duplicate'], server: 'accepted',
+  },
+  {
+    name: 'a ConfigMap a DaemonSet mounts, changed, is config-in-place',
+    old: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mounted', namespace: ns }, data: { level: 'info' } }, daemonSet('mounted', {}, template({ volumes: [{ name: 'cfg', configMap: { name: 'mounted' } }], containers: [container({ volumeMounts: [{ name: 'cfg', mountPath: '/etc/agent' }] })] }))],
+    next: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mounted', namespace: ns }, data: { level: 'debug' } }, daemonSet('mounted', {}, template({ volumes: [{ name: 'cfg', configMap: { name: 'mounted' } }], containers: [container({ volumeMounts: [{ name: 'cfg', mountPath: '/etc/agent' }] })] }))],
+    impacts: ['config-in-place'], server: 'accepted', revision: false,
+  },
+  // Semantic.DeepEqual and the server's defaults (issue 33): updates the server accepts are no immutable change
+  {
+    name: 'a selector gaining matchExpressions: [] is no change (Semantic.DeepEqual takes an empty slice as nil)',
+    old: [daemonSet('empty-expressions')],
+    next: [daemonSet('empty-expressions', { selector: { matchLabels: { app: 'agent' }, matchExpressions: [] } })],
+    impacts: [], server: 'accepted', revision: false,
+  },
+  {
+    name: 'a volumeClaimTemplate spelling out volumeMode: Filesystem is no change (SetDefaults_PersistentVolumeClaimSpec)',
+    old: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db-volume-mode', namespace: ns }, spec: { replicas: 0, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template({}, { app: 'db' }), volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] } }],
+    next: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db-volume-mode', namespace: ns }, spec: { replicas: 0, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: template({}, { app: 'db' }), volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Filesystem', resources: { requests: { storage: '1Gi' } } } }] } }],
+    impacts: [], server: 'accepted',
+  },
+  // A CRD's scope and kind, once Established (validateCustomResourceDefinitionSpecUpdate): the e2e waits for Established
+  ...(['scope', 'kind'] as const).map((field): DiffPair => {
+    const crd = (scope: string, kind: string) => ({
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${field}s.diff-e2e.example.com` },
+      spec: { group: 'diff-e2e.example.com', scope, names: { plural: `${field}s`, singular: field, kind }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+    });
+    return {
+      name: `a CRD's ${field === 'scope' ? 'spec.scope' : 'spec.names.kind'} change is immutable once Established`,
+      old: [crd('Namespaced', 'Thing')], next: [field === 'scope' ? crd('Cluster', 'Thing') : crd('Namespaced', 'Other')],
       impacts: ['immutable'], server: 'refused',
     };
   }),
@@ -213,6 +277,25 @@ export const PAIRS: readonly DiffPair[] = [
     name: 'an added verb is rbac-widened',
     old: [clusterRole('reader', [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }])],
     next: [clusterRole('reader', [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }])],
+    impacts: ['rbac-widened'], server: 'accepted',
+  },
+  // RBAC as the authorizer sees it (issue 33): the server accepts each; what it grants is the diff's to say
+  {
+    name: 'dropping resourceNames ["*"] is rbac-widened: "*" names one object (ResourceNameMatches)',
+    old: [clusterRole('named', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: ['*'] }])],
+    next: [clusterRole('named', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }])],
+    impacts: ['rbac-widened'], server: 'accepted',
+  },
+  {
+    name: 'a label aggregate-to-view is rbac-widened: view, edit and admin carry the rules',
+    old: [clusterRole('aggregated', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }])],
+    next: [{ ...clusterRole('aggregated', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]), metadata: { name: `${ns}-aggregated`, labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } } }],
+    impacts: ['rbac-widened'], server: 'accepted',
+  },
+  {
+    name: 'an aggregationRule that now selects the admin roles is rbac-widened',
+    old: [{ ...clusterRole('gatherer', []), aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'diff-e2e/none': 'true' } }] } }],
+    next: [{ ...clusterRole('gatherer', []), aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' } }] } }],
     impacts: ['rbac-widened'], server: 'accepted',
   },
   {

@@ -13,7 +13,7 @@ import { Add, checkLabels, invalid, isInt, isRecord, list, unsupported } from '.
 import { checkAffinity, checkTolerations, checkTopologySpread } from './core-pod-scheduling';
 import { checkProbes } from './core-probes';
 import { checkVolumeMounts, checkVolumes } from './core-volumes';
-import { envNameProblem, regularContainerRestartPolicy } from './versioned';
+import { envNameProblem, envSources, regularContainerRestartPolicy } from './versioned';
 
 /** The protocols of ports (core/v1 Protocol). */
 export const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
@@ -40,12 +40,13 @@ export function checkEnv(add: Add, path: string, c: KubeObject, version: Kuberne
     }
     if (!isRecord(e.valueFrom)) return;
     const from = e.valueFrom;
-    const sources = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'].filter((k) => isRecord(from[k]));
+    const sources = envSources(version).filter((k) => isRecord(from[k]));
     if (e.value !== undefined && e.value !== '' && sources.length > 0) {
       add(RULES.apiEnv, join(at, 'valueFrom'), 'Invalid value: "": may not be specified when `value` is not empty');
     }
     if (sources.length !== 1) {
-      add(RULES.apiEnv, join(at, 'valueFrom'), sources.length === 0 ? 'Invalid value: "": must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`' : 'Invalid value: "": may not have more than one field specified at a time');
+      const names = envSources(version).map((k) => `\`${k}\``);
+      add(RULES.apiEnv, join(at, 'valueFrom'), sources.length === 0 ? `Invalid value: "": must specify one of: ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : 'Invalid value: "": may not have more than one field specified at a time');
       return;
     }
     const [source] = sources;
@@ -65,6 +66,11 @@ export function checkEnv(add: Add, path: string, c: KubeObject, version: Kuberne
         add(RULES.apiEnv, join(refAt, 'resource'), 'Required value');
       } else if (!RESOURCE_FIELDS.includes(ref.resource) && !/^(limits|requests)\.hugepages-/.test(ref.resource)) {
         add(RULES.apiEnv, join(refAt, 'resource'), unsupported(ref.resource, RESOURCE_FIELDS));
+      }
+    } else if (source === 'fileKeyRef') {
+      // validateFileKeyRef (v1.35): a volume, a path and a key, each required.
+      for (const field of ['volumeName', 'path', 'key']) {
+        if (typeof ref[field] !== 'string' || ref[field] === '') add(RULES.apiEnv, join(refAt, field), 'Required value');
       }
     } else {
       if (typeof ref.key !== 'string' || ref.key === '') {
@@ -163,7 +169,11 @@ export function checkSecurityContext(add: Add, path: string, sc: unknown, pod: b
     (Array.isArray(sc.supplementalGroups) ? sc.supplementalGroups : []).forEach((g: unknown, i: number) => {
       if (isInt(g) && (g < 0 || g > 2147483647)) add(RULES.apiSecurityContext, join(path, 'supplementalGroups', i), `Invalid value: ${g}: must be between 0 and 2147483647, inclusive`);
     });
+    const sysctlNames = new Set<unknown>();
     list(sc.sysctls).forEach((s, i) => {
+      // validateSysctls: each name once.
+      if (sysctlNames.has(s.name)) add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), `Duplicate value: ${show(s.name)}`);
+      sysctlNames.add(s.name);
       if (typeof s.name !== 'string' || s.name === '') add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), 'Required value');
       else if (!/^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/.test(s.name)) {
         add(RULES.apiSecurityContext, join(path, 'sysctls', i, 'name'), `Invalid value: ${show(s.name)}: must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$`);
@@ -376,6 +386,11 @@ export function checkPod(add: Add, pod: PodTemplate, claimTemplates: readonly st
   checkAffinity(add, at, spec.affinity, version);
   checkTopologySpread(add, at, spec.topologySpreadConstraints);
   checkDns(add, pod);
+  // validateReadinessGates: each conditionType a qualified name.
+  list(spec.readinessGates).forEach((g, i) => {
+    const problem = checkQualifiedName('conditionType', g.conditionType);
+    if (problem) add(RULES.apiPodSpec, join(at, 'readinessGates', i, 'conditionType'), invalid(g.conditionType, problem)!);
+  });
   const volumes = checkVolumes(add, pod, claimTemplates);
   const names = new Set<string>();
   for (const c of containersOf(pod)) {

@@ -57,6 +57,13 @@ function checkDownwardItems(add: Add, at: string, items: unknown): void {
     if (typeof item.path !== 'string' || item.path === '') add(RULES.apiVolumes, join(it, 'path'), 'Required value');
     localNonReservedPath(add, join(it, 'path'), item.path);
     checkMode(add, join(it, 'mode'), item.mode);
+    if (isRecord(item.fieldRef) && isRecord(item.resourceFieldRef)) {
+      add(RULES.apiVolumes, it, 'Invalid value: "resource": fieldRef and resourceFieldRef can not be specified simultaneously');
+    }
+    // validateContainerResourceFieldSelector with volume true: a file names its container.
+    if (isRecord(item.resourceFieldRef) && (typeof item.resourceFieldRef.containerName !== 'string' || item.resourceFieldRef.containerName === '')) {
+      add(RULES.apiVolumes, join(it, 'resourceFieldRef', 'containerName'), 'Required value');
+    }
     const field = isRecord(item.fieldRef) ? item.fieldRef.fieldPath : undefined;
     if (typeof field === 'string' && !VOLUME_FIELD_PATHS.includes(field) && !/^metadata\.(annotations|labels)\['[^']+'\]$/.test(field)) {
       add(RULES.apiVolumes, join(it, 'fieldRef', 'fieldPath'), unsupported(field, VOLUME_FIELD_PATHS));
@@ -135,6 +142,17 @@ export function checkVolumes(add: Add, pod: PodTemplate, claimTemplates: readonl
       checkDownwardItems(add, join(at, 'downwardAPI'), v.downwardAPI.items);
     }
     if (isRecord(v.projected)) checkProjected(add, join(at, 'projected'), v.projected);
+    // validateEphemeralVolumeSource, validatePersistentClaimVolumeSource, validateNFSVolumeSource: the required names.
+    if (isRecord(v.ephemeral) && !isRecord(v.ephemeral.volumeClaimTemplate)) add(RULES.apiVolumes, join(at, 'ephemeral', 'volumeClaimTemplate'), 'Required value');
+    if (isRecord(v.persistentVolumeClaim) && (typeof v.persistentVolumeClaim.claimName !== 'string' || v.persistentVolumeClaim.claimName === '')) add(RULES.apiVolumes, join(at, 'persistentVolumeClaim', 'claimName'), 'Required value');
+    for (const field of ['server', 'path']) {
+      if (isRecord(v.nfs) && (typeof v.nfs[field] !== 'string' || v.nfs[field] === '')) add(RULES.apiVolumes, join(at, 'nfs', field), 'Required value');
+    }
+    // ValidateVolumes: an emptyDir's sizeLimit may not be negative.
+    const size = isRecord(v.emptyDir) ? v.emptyDir.sizeLimit : undefined;
+    if ((typeof size === 'string' && /^\s*-/.test(size)) || (typeof size === 'number' && size < 0)) {
+      add(RULES.apiVolumes, join(at, 'emptyDir', 'sizeLimit'), 'Forbidden: SizeLimit field must be a valid resource quantity');
+    }
   });
   // A StatefulSet's volumeClaimTemplates are volumes of its pods too.
   claimTemplates.forEach((name) => names.add(name));
@@ -165,6 +183,7 @@ export function checkVolumeMounts(add: Add, path: string, c: KubeObject, volumes
       add(RULES.apiVolumes, join(at, 'subPath'), `Invalid value: ${show(m.subPath)}: must be a relative path without '..'`);
     }
     if (typeof m.subPathExpr === 'string' && m.subPathExpr !== '') {
+      if (typeof m.subPath === 'string' && m.subPath !== '') add(RULES.apiVolumes, join(at, 'subPathExpr'), 'Invalid value: subPathExpr and subPath are mutually exclusive');
       localDescendingPath(add, join(at, 'subPathExpr'), m.subPathExpr);
     }
     if (m.mountPropagation !== undefined && !['None', 'HostToContainer', 'Bidirectional'].includes(m.mountPropagation)) {

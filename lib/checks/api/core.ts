@@ -3,7 +3,7 @@
  * Service, ConfigMap, Secret, ReplicationController, Namespace.
  */
 import { isIP } from 'node:net';
-import { checkDns1123Label, checkDns1123Subdomain, configKeyReason } from '../../k8s/syntax';
+import { checkDns1123Label, checkDns1123Subdomain, checkQualifiedName, configKeyReason } from '../../k8s/syntax';
 import { join, KubeObject, show } from '../finding';
 import { PodTemplate } from '../pod-templates';
 import { RULES } from '../rules';
@@ -48,12 +48,26 @@ export function checkService(add: Add, obj: KubeObject): void {
     else if (isInt(p.port) && (p.port < 1 || p.port > 65535)) add(RULES.apiService, join(at, 'port'), `Invalid value: ${p.port}: must be between 1 and 65535, inclusive`);
     if (p.protocol !== undefined && !PROTOCOLS.includes(p.protocol)) add(RULES.apiService, join(at, 'protocol'), unsupported(p.protocol, PROTOCOLS));
     if (p.targetPort !== undefined && p.targetPort !== 0) checkPortNumOrName(add, RULES.apiService, join(at, 'targetPort'), p.targetPort);
+    // validateServicePort: an appProtocol is a qualified name (IsQualifiedName).
+    if (typeof p.appProtocol === 'string') {
+      const problem = checkQualifiedName('appProtocol', p.appProtocol);
+      if (problem) add(RULES.apiService, join(at, 'appProtocol'), invalid(p.appProtocol, problem)!);
+    }
     if (p.nodePort !== undefined && p.nodePort !== 0) {
       if (!['NodePort', 'LoadBalancer'].includes(type)) add(RULES.apiService, join(at, 'nodePort'), `Forbidden: may not be used when \`type\` is '${type}'`);
       else if (isInt(p.nodePort) && (p.nodePort < 1 || p.nodePort > 65535)) add(RULES.apiService, join(at, 'nodePort'), `Invalid value: ${p.nodePort}: must be between 1 and 65535, inclusive`);
     }
   });
   checkServiceAddresses(add, spec, type);
+  // ValidateService (v1.28 to v1.36): a headless Service is no NodePort or LoadBalancer.
+  const headless = (Array.isArray(spec.clusterIPs) ? spec.clusterIPs[0] : spec.clusterIP) === 'None';
+  if (headless && (type === 'NodePort' || type === 'LoadBalancer')) {
+    add(RULES.apiService, join('spec', 'clusterIPs', 0), `Invalid value: "None": may not be set to 'None' for ${type} services`);
+  }
+  // validateServiceIPFamily: SingleStack takes one family.
+  if (spec.ipFamilyPolicy === 'SingleStack' && Array.isArray(spec.ipFamilies) && spec.ipFamilies.length > 1) {
+    add(RULES.apiService, 'spec.ipFamilies', `Invalid value: ${show(spec.ipFamilies)}: when ipFamilyPolicy is SingleStack, only one ipFamily may be specified`);
+  }
   if (spec.sessionAffinity !== undefined && !['ClientIP', 'None'].includes(spec.sessionAffinity)) {
     add(RULES.apiService, 'spec.sessionAffinity', unsupported(spec.sessionAffinity, ['ClientIP', 'None']));
   }

@@ -69,7 +69,8 @@ export function checkVersionedPod(add: Add, pod: PodTemplate, version: Kubernete
           add(RULES.apiVolumes, at, unsupported(value, RECURSIVE_READ_ONLY));
         } else if (value !== 'Disabled' && m.readOnly !== true) {
           add(RULES.apiVolumes, at, 'Forbidden: may only be specified when readOnly is true');
-        } else if (value === 'Enabled' && m.mountPropagation !== undefined && m.mountPropagation !== 'None') {
+        } else if (value !== 'Disabled' && m.mountPropagation !== undefined && m.mountPropagation !== 'None') {
+          // validateMountRecursiveReadOnly (v1.30 to v1.36): Enabled and IfPossible alike.
           add(RULES.apiVolumes, at, 'Forbidden: may only be specified when mountPropagation is None or not specified');
         }
       });
@@ -107,6 +108,11 @@ export function envNameProblem(name: string, version: KubernetesVersion): string
     return /^[\x20-\x3c\x3e-\x7e]+$/.test(name) ? undefined : "a valid environment variable name must consist only of printable ASCII characters other than '='";
   }
   return /^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name) ? undefined : "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit";
+}
+
+/** The sources of an env var's valueFrom: fileKeyRef too from EnvFiles (1.35). */
+export function envSources(version: KubernetesVersion): readonly string[] {
+  return featureEnabled(version, 'EnvFiles') ? ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'] : ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef'];
 }
 
 /** Whether a regular (not init) container may set restartPolicy: from ContainerRestartRules (1.35). */
