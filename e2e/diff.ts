@@ -57,7 +57,12 @@ function judge(pair: DiffPair, index: number): Verdict {
   const created = kubectl('apply', '-f', file(`old-${index}.yaml`, pair.old));
   if (created.status !== 0) return { pair: pair.name, problems: [`OLD refused: ${created.stderr.trim()}`], said: '' };
   // A CRD's scope and kind are immutable once Established (validateCustomResourceDefinitionSpecUpdate): as in a cluster, wait for it.
-  for (const crd of pair.old.filter((o) => o.kind === 'CustomResourceDefinition')) kubectl('wait', '--for=condition=Established', '--timeout=30s', `crd/${crd.metadata.name}`);
+  // A CRD that never becomes Established (its names conflict with another CRD's in the group) takes any change: fail
+  // the pair instead of judging it.
+  for (const crd of pair.old.filter((o) => o.kind === 'CustomResourceDefinition')) {
+    const established = kubectl('wait', '--for=condition=Established', '--timeout=30s', `crd/${crd.metadata.name}`);
+    if (established.status !== 0) return { pair: pair.name, problems: [`OLD's CRD ${crd.metadata.name} is not Established: ${established.stderr.trim()}`], said: '' };
+  }
   const daemonSet = pair.next.find((o) => o.kind === 'DaemonSet') ?? pair.old.find((o) => o.kind === 'DaemonSet');
   const before = daemonSet ? revisions(daemonSet.metadata.name) : 0;
   if (pair.next.length === 0) {

@@ -166,7 +166,8 @@ export const PAIRS: readonly DiffPair[] = [
     });
     return {
       name: `a CRD's ${field === 'scope' ? 'spec.scope' : 'spec.names.kind'} change is immutable once Established`,
-      old: [crd('Namespaced', 'Thing')], next: [field === 'scope' ? crd('Cluster', 'Thing') : crd('Namespaced', 'Other')],
+      // Kinds of their own: two CRDs of one group with one kind conflict (NamesAccepted False), and are never Established.
+      old: [crd('Namespaced', field === 'scope' ? 'Scoped' : 'Widget')], next: [field === 'scope' ? crd('Cluster', 'Scoped') : crd('Namespaced', 'Gadget')],
       impacts: ['immutable'], server: 'refused',
     };
   }),
