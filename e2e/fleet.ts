@@ -23,7 +23,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { clusterScript, evidence, isReady, Json, kubectl, kubectlJson, nodeReporter as cli, podProblem, reachableCluster, sleep, step, StepFailed, waitFor } from './kubectl';
+import { clusterScript, evidence, isReady, Json, kubectl, kubectlJson, nodeReporter as cli, podProblem, reachableCluster, runE2e, sleep, step, StepFailed, waitFor } from './kubectl';
 
 const NAMESPACE = 'practice-daemon';
 const DAEMONSET = 'node-reporter';
@@ -293,14 +293,7 @@ function nodeExporterOnEachNode(o: Options, names: string[]): void {
 }
 
 try {
-  run();
-} catch (e) {
-  if (e instanceof StepFailed || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`\ne2e failed: ${(e as Error).message}`);
-    process.exitCode = 1;
-  } else {
-    throw e;
-  }
+  runE2e(run);
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }

@@ -157,3 +157,20 @@ export function clusterScript(args: string[]): void {
   const r = spawnSync('bash', [path.join(__dirname, 'cluster.sh'), ...args], { encoding: 'utf-8' });
   if (r.status !== 0) throw new StepFailed(`e2e/cluster.sh ${args.join(' ')}: ${r.stderr.trim()}`);
 }
+
+/**
+ * Runs an e2e command: a wrong answer (StepFailed) or a bad flag prints "e2e failed: ..." and exits 1; anything else
+ * is a bug of the e2e and is thrown as it is.
+ */
+export function runE2e(run: () => void): void {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof StepFailed || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`\ne2e failed: ${(e as Error).message}`);
+      process.exitCode = 1;
+    } else {
+      throw e;
+    }
+  }
+}

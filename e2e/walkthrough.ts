@@ -9,7 +9,7 @@
  */
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { eventProblem, evidence, Json, kubectl, kubectlJson, podProblem, reachableCluster, step, StepFailed, waitFor } from './kubectl';
+import { eventProblem, evidence, Json, kubectl, kubectlJson, podProblem, reachableCluster, runE2e, step, StepFailed, waitFor } from './kubectl';
 
 const NAMESPACE = 'practice-daemon';
 const DAEMONSET = 'node-reporter';
@@ -251,13 +251,4 @@ function run(): void {
   console.log('\nwalkthrough passed');
 }
 
-try {
-  run();
-} catch (e) {
-  if (e instanceof StepFailed || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`\ne2e failed: ${(e as Error).message}`);
-    process.exitCode = 1;
-  } else {
-    throw e;
-  }
-}
+runE2e(run);

@@ -23,7 +23,7 @@ import { Chart, Duration, Size, Testing, Yaml } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { NODE_EXPORTER_VERSION } from '../examples/node-exporter';
 import { AgentUpdateStrategy, AgentWave, NodeAgent, NodePolicy, NodeReporterChart, NodeToleration, PodSecurityLevel, PodSecurityNamespace, TaintEffect } from '../lib';
-import { clusterScript, evidence, isReady, Json, kubectl, kubectlJson, nodeReporter, podProblem, reachableCluster, sleep, step, StepFailed, waitFor } from './kubectl';
+import { clusterScript, evidence, isReady, Json, kubectl, kubectlJson, nodeReporter, podProblem, reachableCluster, runE2e, sleep, step, StepFailed, waitFor } from './kubectl';
 
 const REPORTER_NS = 'practice-daemon';
 const EXPORTER_NS = 'node-exporter-e2e-waves';
@@ -324,13 +324,4 @@ function run(): void {
   console.log('\nwaves e2e passed');
 }
 
-try {
-  run();
-} catch (e) {
-  if (e instanceof StepFailed || (e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`\ne2e failed: ${(e as Error).message}`);
-    process.exitCode = 1;
-  } else {
-    throw e;
-  }
-}
+runE2e(run);
