@@ -18,6 +18,8 @@
 export interface ContainerProbe {
   /**
    * cdk8s-plus' own rendering of the probe for the container that holds it.
+   * jsii: TypeScript types it structurally; other languages pass the cdk8s-plus-28 object as it is.
+   * @jsii ignore
    * @param container the cdk8s-plus container
    */
   _toKube(container: never): unknown;
@@ -30,6 +32,8 @@ export interface ContainerProbe {
 export interface ContainerHandler {
   /**
    * cdk8s-plus' own rendering of the hook for the container that holds it.
+   * jsii: TypeScript types it structurally; other languages pass the cdk8s-plus-28 object as it is.
+   * @jsii ignore
    * @param container the cdk8s-plus container
    */
   _toKube(container: never): unknown;
@@ -54,6 +58,10 @@ export interface ContainerLifecycle {
  * `Env.fromSecret(...)` of cdk8s-plus-28 or of a newer cdk8s-plus.
  */
 export interface ContainerEnvFrom {
-  /** cdk8s-plus' own rendering of the source. */
+  /**
+   * cdk8s-plus' own rendering of the source.
+   * jsii: TypeScript types it structurally; other languages pass the cdk8s-plus-28 object as it is.
+   * @jsii ignore
+   */
   _toKube(): unknown;
 }
