@@ -7,7 +7,7 @@
 //            cdk8s, cdk8s-plus-28 and constructs jars built from node_modules
 //   go/      the module github.com/node-reporter/node-reporter-go/nodereporter,
 //            and the cdk8s, cdk8s-plus and constructs modules built from node_modules
-// Java and Go are built with --recurse: the Maven Central and Go module proxy
+// Java and Go are built with their peers: the Maven Central and Go module proxy
 // this project's machines reach serve neither org.cdk8s:cdk8s-plus-28 nor
 // github.com/cdk8s-team/cdk8s-core-go, so their bindings are generated from the
 // very npm packages of package-lock.json, as jsii-pacmak does for a monorepo.
@@ -36,6 +36,8 @@ fs.rmSync(outdir, { recursive: true, force: true });
 const pacmak = path.join(root, 'node_modules', '.bin', 'jsii-pacmak');
 step('jsii (npm run build)', 'npm', ['run', '--silent', 'build']);
 step('js and python', pacmak, ['--targets', 'js', 'python', '--outdir', outdir]);
-step('java (with cdk8s, cdk8s-plus, constructs)', pacmak, ['--recurse', '--targets', 'java', '--outdir', outdir]);
-step('go (with cdk8s, cdk8s-plus, constructs)', pacmak, ['--recurse', '--targets', 'go', '--outdir', outdir]);
+// The peers, by folder: --recurse would also build the devDependencies (cdk8s-plus-33).
+const peers = ['constructs', 'cdk8s', 'cdk8s-plus-28'].map((name) => path.join('node_modules', name));
+step('java (with constructs, cdk8s, cdk8s-plus-28)', pacmak, ['--targets', 'java', '--outdir', outdir, '.', ...peers]);
+step('go (with constructs, cdk8s, cdk8s-plus-28)', pacmak, ['--targets', 'go', '--outdir', outdir, '.', ...peers]);
 console.log(`package: all: ${Math.round((Date.now() - started) / 1000)} s (${path.relative(root, outdir)}/: ${fs.readdirSync(outdir).sort().join(', ')})`);

@@ -12,6 +12,7 @@
 //           repository beside Maven Central
 //   go      go test (languages/go), whose go.mod replaces the modules with
 //           dist-packages/go's
+// Checks docs/languages/API.<language>.md fresh (jsii-docgen).
 // Runs `npm run package` first unless --no-package. Needs PyPI, Maven Central
 // and the Go module proxy; `npm test` needs none of them. Prints what each
 // language proved and what it cost ("languages: NAME: ... N s").
@@ -46,12 +47,30 @@ function python(work, env) {
   run(path.join(venv, 'bin', 'python'), ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], { cwd: path.join(languages, 'python'), env });
 }
 
-function java(work, env) {
-  run('mvn', ['--batch-mode', '--quiet', '--no-transfer-progress', `-Dnode-reporter.packages=${path.join(root, 'dist-packages', 'java')}`, `-Dproject.build.directory=${path.join(work, 'target')}`, 'test'], { cwd: path.join(languages, 'java'), env });
+function java(_work, env) {
+  const reports = path.join(languages, 'java', 'target', 'surefire-reports');
+  fs.rmSync(reports, { recursive: true, force: true });
+  run('mvn', ['--batch-mode', '--quiet', '--no-transfer-progress', `-Dnode-reporter.packages=${path.join(root, 'dist-packages', 'java')}`, 'test'], { cwd: path.join(languages, 'java'), env });
+  // --quiet hides JUnit's count: print Surefire's.
+  for (const f of fs.readdirSync(reports).filter((f) => f.endsWith('.txt'))) {
+    console.log(fs.readFileSync(path.join(reports, f), 'utf-8').split('\n').filter((l) => l.startsWith('Tests run')).join('\n'));
+  }
 }
 
 function go(_work, env) {
   run('go', ['test', '-count=1', './...'], { cwd: path.join(languages, 'go'), env });
+}
+
+/** docs/languages/API.<language>.md must be what jsii-docgen writes now (`npm run docs:languages`). */
+function docs(work) {
+  for (const language of LANGUAGES) {
+    const fresh = path.join(work, `API.${language}.md`);
+    run(path.join(root, 'node_modules', '.bin', 'jsii-docgen'), ['--language', language, '--output', fresh]);
+    const committed = path.join(root, 'docs', 'languages', `API.${language}.md`);
+    if (!fs.existsSync(committed) || fs.readFileSync(committed, 'utf-8') !== fs.readFileSync(fresh, 'utf-8')) {
+      throw new Error(`docs/languages/API.${language}.md is not what jsii-docgen writes now: run npm run docs:languages and commit it`);
+    }
+  }
 }
 
 const PROVES = 'dist/ byte for byte, the agent as TypeScript writes it, a bad prop\'s own message, reserved words escaped';
@@ -69,8 +88,23 @@ function main(argv) {
   try {
     // What each language must write: the committed dist/, and the TypeScript agent synthesized now.
     run(process.execPath, ['--require', 'tsx/cjs', path.join(languages, 'typescript', 'agent.ts'), path.join(work, 'typescript')]);
-    const env = { NODE_REPORTER_DIST: path.join(root, 'dist'), NODE_REPORTER_TS_AGENT: path.join(work, 'typescript', 'agent.k8s.yaml') };
+    // The README's quick start, synthesized in a folder of its own (its App writes dist/ where it runs).
+    const quickStart = path.join(work, 'typescript-quick-start');
+    fs.mkdirSync(quickStart);
+    run(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(root, 'examples', 'quick-start.ts')], { cwd: quickStart, env: { TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json') } });
+    const tarball = fs.readdirSync(path.join(root, 'dist-packages', 'js')).find((f) => f.endsWith('.tgz'));
+    const env = {
+      NODE_REPORTER_DIST: path.join(root, 'dist'),
+      NODE_REPORTER_TS_AGENT: path.join(work, 'typescript', 'agent.k8s.yaml'),
+      NODE_REPORTER_TS_QUICK_START: path.join(quickStart, 'dist', 'agents.k8s.yaml'),
+      NODE_REPORTER_NPM_TARBALL: path.join(root, 'dist-packages', 'js', tarball ?? 'missing.tgz'),
+      NODE_REPORTER_CDK8S: path.join(root, 'node_modules', '.bin', 'cdk8s'),
+      PYTHONDONTWRITEBYTECODE: '1',
+    };
     const steps = { python, java, go };
+    const t = Date.now();
+    docs(work);
+    console.log(`languages: docs/languages/API.{${LANGUAGES.join(',')}}.md are what jsii-docgen writes now: ${Math.round((Date.now() - t) / 1000)} s`);
     for (const name of chosen) {
       const t = Date.now();
       console.log(`== languages: ${name}`);

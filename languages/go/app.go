@@ -48,10 +48,11 @@ func AgentApp(outdir string) cdk8s.App {
 		Policy: policy,
 		Name:   jsii.String("node-inventory"),
 		Containers: &[]*nodereporter.AgentContainer{{
-			Name:    jsii.String("inventory"),
-			Image:   jsii.String("busybox:1.36"),
-			Command: jsii.Strings("sh", "-c", `while true; do cat /host/etc/os-release; echo "on $NODE_NAME"; sleep 300; done`),
-			Env:     &map[string]kplus.EnvValue{"NODE_NAME": nodereporter.DownwardApi_NodeName()},
+			Name:     jsii.String("inventory"),
+			Image:    jsii.String("busybox:1.36"),
+			Command:  jsii.Strings("sh", "-c", `while true; do cat /host/etc/os-release; echo "on $NODE_NAME"; sleep 300; done`),
+			Env:      &map[string]kplus.EnvValue{"NODE_NAME": nodereporter.DownwardApi_NodeName()},
+			Liveness: kplus.Probe_FromCommand(jsii.Strings("cat", "/host/etc/os-release"), nil),
 			Resources: &kplus.ContainerResources{
 				Cpu:    &kplus.CpuResources{Request: kplus.Cpu_Millis(jsii.Number(10))},
 				Memory: &kplus.MemoryResources{Request: cdk8s.Size_Mebibytes(jsii.Number(16)), Limit: cdk8s.Size_Mebibytes(jsii.Number(32))},

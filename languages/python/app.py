@@ -53,6 +53,7 @@ def agent_app(outdir: str) -> cdk8s.App:
                 "image": "busybox:1.36",
                 "command": ["sh", "-c", 'while true; do cat /host/etc/os-release; echo "on $NODE_NAME"; sleep 300; done'],
                 "env": {"NODE_NAME": DownwardApi.node_name()},
+                "liveness": kplus.Probe.from_command(["cat", "/host/etc/os-release"]),
                 "resources": kplus.ContainerResources(
                     cpu=kplus.CpuResources(request=kplus.Cpu.millis(10)),
                     memory=kplus.MemoryResources(request=cdk8s.Size.mebibytes(16), limit=cdk8s.Size.mebibytes(32)),

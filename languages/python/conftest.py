@@ -15,3 +15,9 @@ def dist() -> pathlib.Path:
 def typescript_agent() -> pathlib.Path:
     """agent.k8s.yaml as languages/typescript/agent.ts synthesizes it."""
     return pathlib.Path(os.environ["NODE_REPORTER_TS_AGENT"])
+
+
+@pytest.fixture
+def typescript_quick_start() -> pathlib.Path:
+    """agents.k8s.yaml as examples/quick-start.ts synthesizes it."""
+    return pathlib.Path(os.environ["NODE_REPORTER_TS_QUICK_START"])

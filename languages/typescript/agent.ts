@@ -1,11 +1,11 @@
 // The realistic agent every language builds (languages/python, java, go):
 // host network, a read-only host path, the privileged level with its reason,
-// tolerations, a set-based policy (`NodeRequirement.in`, escaped in Python and
+// tolerations, a cdk8s-plus probe, a set-based policy (`NodeRequirement.in`, escaped in Python and
 // Go) and a typed host path (`type`, escaped in Go). Written to the folder
 // given as the first argument (agent.k8s.yaml); each language's app must
 // synthesize the same bytes.
 import { App, Chart, Size } from 'cdk8s';
-import { Cpu, HostPathVolumeType } from 'cdk8s-plus-28';
+import { Cpu, HostPathVolumeType, Probe } from 'cdk8s-plus-28';
 import {
   DownwardApi, NodeAgent, NodePolicy, NodeRequirement, NodeToleration, PodSecurityLevel, PodSecurityNamespace, TaintEffect,
 } from 'node-reporter';
@@ -27,6 +27,8 @@ new NodeAgent(chart, 'Inventory', {
     image: 'busybox:1.36',
     command: ['sh', '-c', 'while true; do cat /host/etc/os-release; echo "on $NODE_NAME"; sleep 300; done'],
     env: { NODE_NAME: DownwardApi.nodeName() },
+    // A cdk8s-plus-28 object where the props take cdk8s-plus' (ContainerProbe): passed as it is in every language.
+    liveness: Probe.fromCommand(['cat', '/host/etc/os-release']),
     resources: { cpu: { request: Cpu.millis(10) }, memory: { request: Size.mebibytes(16), limit: Size.mebibytes(32) } },
   }],
   hostNetwork: true,

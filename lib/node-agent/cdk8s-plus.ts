@@ -8,7 +8,13 @@
  * same Kubernetes spec. The classes without private fields (`Cpu`,
  * `EnvValue`, `PercentOrAbsolute`) and the enums (`Protocol`,
  * `HostPathVolumeType`, ...) of either already type-check as they are.
+ *
+ * The props name cdk8s-plus-28's class first (`kplus.Probe | ContainerProbe`):
+ * that is the type Python, Java and Go pass (jsii sees these interfaces as
+ * empty structs, their `_toKube` being TypeScript-only); to TypeScript the
+ * union is the interface, which cdk8s-plus-28's class satisfies.
  */
+import * as kplus from 'cdk8s-plus-28';
 
 /**
  * A probe: `Probe.fromHttpGet(...)`, `Probe.fromCommand(...)`,
@@ -45,12 +51,12 @@ export interface ContainerLifecycle {
    * Run right after the container starts; it is killed if the hook fails.
    * @default - none
    */
-  readonly postStart?: ContainerHandler;
+  readonly postStart?: kplus.Handler | ContainerHandler;
   /**
    * Run before the container is stopped (not on a crash), within the grace period.
    * @default - none
    */
-  readonly preStop?: ContainerHandler;
+  readonly preStop?: kplus.Handler | ContainerHandler;
 }
 
 /**

@@ -131,7 +131,7 @@ export interface AgentContainer {
    * `AgentEnvFrom.secret(...)`, or cdk8s-plus' `Env.fromConfigMap(...)`, `Env.fromSecret(...)`.
    * @default - none
    */
-  readonly envFrom?: (ContainerEnvFrom | AgentEnvFrom)[];
+  readonly envFrom?: (kplus.EnvFrom | ContainerEnvFrom | AgentEnvFrom)[];
 
   /**
    * Ports the container listens on. With `hostNetwork` each is also its
@@ -144,19 +144,19 @@ export interface AgentContainer {
    * The readiness probe.
    * @default - none: ready once started
    */
-  readonly readiness?: ContainerProbe;
+  readonly readiness?: kplus.Probe | ContainerProbe;
 
   /**
    * The liveness probe.
    * @default - none
    */
-  readonly liveness?: ContainerProbe;
+  readonly liveness?: kplus.Probe | ContainerProbe;
 
   /**
    * The startup probe: liveness and readiness wait until it succeeds.
    * @default - none
    */
-  readonly startup?: ContainerProbe;
+  readonly startup?: kplus.Probe | ContainerProbe;
 
   /**
    * Hooks run after the container starts and before it stops.
