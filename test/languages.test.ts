@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readmeCommands } from './readme';
 
 const root = path.join(__dirname, '..');
 
@@ -41,6 +42,22 @@ describe('the README\'s Python quick start', () => {
       expect(text).toBe(fs.readFileSync(path.join(root, file), 'utf-8'));
     }
     expect(blocks[1][2]).toMatch(/validations:\n {2}- package: \.\/node_modules\/node-reporter\/build\/lib\/checks\/validation-plugin\.js\n/);
+  });
+
+  test('installs what npm run package writes and test:languages installs: the wheel, and the npm tarball for the checks', () => {
+    // GIVEN the README's commands for Python and the version being packaged
+    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf-8');
+    const commands = readmeCommands(readme).filter((b) => b.where === 'languages').flatMap((b) => b.commands);
+    const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf-8'));
+
+    // THEN they name jsii-pacmak's files of this version (scripts/test-languages.js installs the same two)
+    expect(commands).toEqual([
+      `pip install ../node-reporter/dist-packages/python/node_reporter-${version}-py3-none-any.whl`,
+      `npm install --no-save ../node-reporter/dist-packages/js/node-reporter@${version}.jsii.tgz`,
+    ]);
+    const script = fs.readFileSync(path.join(root, 'scripts', 'test-languages.js'), 'utf-8');
+    expect(script).toContain("path.join(root, 'dist-packages', 'python', wheel)");
+    expect(script).toContain("path.join(root, 'dist-packages', 'js', tarball");
   });
 
   test('docs/languages.md links only to files that exist', () => {
