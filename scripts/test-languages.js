@@ -67,6 +67,10 @@ function docs(work) {
     const fresh = path.join(work, `API.${language}.md`);
     run(path.join(root, 'node_modules', '.bin', 'jsii-docgen'), ['--language', language, '--output', fresh]);
     const committed = path.join(root, 'docs', 'languages', `API.${language}.md`);
+    // jsii-rosetta translates each @example with rosetta/default.ts-fixture: one that does not compile is marked so.
+    if (fs.readFileSync(fresh, 'utf-8').includes('non-compiling source')) {
+      throw new Error(`an @example in lib/ does not compile for ${language} (jsii-rosetta, rosetta/default.ts-fixture): see the "non-compiling" example in API.${language}.md`);
+    }
     if (!fs.existsSync(committed) || fs.readFileSync(committed, 'utf-8') !== fs.readFileSync(fresh, 'utf-8')) {
       throw new Error(`docs/languages/API.${language}.md is not what jsii-docgen writes now: run npm run docs:languages and commit it`);
     }
