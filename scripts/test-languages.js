@@ -104,6 +104,8 @@ function main(argv) {
       NODE_REPORTER_NPM_TARBALL: path.join(root, 'dist-packages', 'js', tarball ?? 'missing.tgz'),
       NODE_REPORTER_CDK8S: path.join(root, 'node_modules', '.bin', 'cdk8s'),
       PYTHONDONTWRITEBYTECODE: '1',
+      // The jsii runtime under each language warns on Node 20 otherwise, once per process.
+      JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION: '1',
     };
     const steps = { python, java, go };
     const t = Date.now();
