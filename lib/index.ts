@@ -11,15 +11,15 @@
  * @module node-reporter
  */
 // The Kubernetes shapes the constructs' props and results are typed by (types only).
-export type { Affinity, NodeAffinity, NodeSelector, NodeSelectorOperator, NodeSelectorRequirement, NodeSelectorTerm } from './k8s/scheduling';
+export type { Affinity, NodeAffinity, NodeSelector, NodeSelectorOperator, NodeSelectorRequirement, NodeSelectorTerm, Toleration } from './k8s/scheduling';
 export { LabeledNodePolicy, LabeledNodePolicyProps } from './labeled-node-policy';
 export {
-  AdoptedRbacNames, AdoptedServiceNames, AgentAdoption,
+  AdoptedRbacNames, AdoptedServiceNames, AgentAccountGrants, AgentAdoption,
   AgentConfig,   AgentContainer,   AgentEnvFrom, AgentEnvFromOptions,
   AgentExtraServiceAccount, AgentGrant,
   AgentHttpGetProbeOptions,   AgentMetrics,
   AgentMount,   AgentPodSecurity,
-  AgentPolicyRule, AgentProbe, AgentSecurityContext,   AgentService, AgentServiceAccount, AgentServicePort,
+  AgentPolicyRule, AgentProbe,   AgentRollingUpdateOptions, AgentSecurityContext,   AgentService, AgentServiceAccount, AgentServicePort,
   AgentSubject,
   AgentUpdateStrategy,
   AgentVolume, AgentVolumeKind, AgentWave, CONFIG_CHECKSUM_ANNOTATION, ConfigChange,
@@ -36,7 +36,7 @@ export {
 } from './node-agent';
 export { NodePolicy, NodePolicyProps, NodePolicyScheduling, NodeRequirement } from './node-policy';
 export { NodeReporterChart, NodeReporterChartProps } from './node-reporter-chart';
-export { NodeReporterDaemonSet, NodeReporterDaemonSetProps } from './node-reporter-daemon-set';
+export { NodeReporterDaemonSet, NodeReporterDaemonSetProps, NodeReporterOptions } from './node-reporter-daemon-set';
 export { CONTROL_PLANE_TAINT_KEY, NodeToleration, NodeTolerationOptions, TaintEffect } from './node-toleration';
 export { PodSecurityNamespace, PodSecurityNamespaceProps } from './pod-security-namespace';
 export { RestrictedNamespace, RestrictedNamespaceProps } from './restricted-namespace';

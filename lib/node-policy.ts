@@ -229,16 +229,16 @@ export class NodePolicy extends Construct {
   }
 
   /** The labels a node must carry (the operating system included); rendered as the nodeSelector. */
-  public readonly matchLabels: Readonly<Record<string, string>>;
+  public readonly matchLabels: Record<string, string>;
 
   /** The requirements on node labels (the architectures included); rendered as required node affinity. */
-  public readonly matchExpressions: readonly NodeSelectorRequirement[];
+  public readonly matchExpressions: NodeSelectorRequirement[];
 
   /** The alternatives: a node matches at least one of these terms too. */
-  public readonly anyOf: readonly (readonly NodeSelectorRequirement[])[];
+  public readonly anyOf: NodeSelectorRequirement[][];
 
   /** The taints tolerated, beyond those the DaemonSet controller adds. */
-  public readonly tolerations: readonly NodeToleration[];
+  public readonly tolerations: NodeToleration[];
 
   constructor(scope: Construct, id: string, props: NodePolicyProps = {}) {
     super(scope, id);

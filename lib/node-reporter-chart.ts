@@ -7,7 +7,7 @@ import { checkDns1123Label, defined, isRecord, problem } from './k8s/syntax';
 import { kubernetesTarget } from './kubernetes-target';
 import { LabeledNodePolicy } from './labeled-node-policy';
 import { PodSecurityLevel } from './node-agent';
-import { NodeReporterDaemonSet, NodeReporterDaemonSetProps } from './node-reporter-daemon-set';
+import { NodeReporterDaemonSet, NodeReporterOptions } from './node-reporter-daemon-set';
 import { NodeToleration } from './node-toleration';
 import { checkOwnableNamespace } from './pod-security-namespace';
 import { RestrictedNamespace } from './restricted-namespace';
@@ -16,7 +16,7 @@ import { reportProblems } from './validate-props';
 /**
  * Props for {@link NodeReporterChart}.
  */
-export interface NodeReporterChartProps extends Omit<NodeReporterDaemonSetProps, 'policy'> {
+export interface NodeReporterChartProps extends NodeReporterOptions {
   /**
    * The namespace the chart deploys the DaemonSet into, a DNS-1123 label.
    * When the chart creates it, it is labelled

@@ -21,14 +21,21 @@ export const DEFAULT_REPORTER_RESOURCES: kplus.ContainerResources = {
 /**
  * Props for {@link NodeReporterDaemonSet}.
  */
-export interface NodeReporterDaemonSetProps {
+export interface NodeReporterDaemonSetProps extends NodeReporterOptions {
   /**
    * Which nodes run the reporter: a {@link NodePolicy}, such as a
    * `LabeledNodePolicy` (rendered as the pod `nodeSelector`, plus the
    * policy's tolerations).
    */
   readonly policy: NodePolicy;
+}
 
+/**
+ * The reporter's props other than its policy: what {@link NodeReporterDaemonSetProps}
+ * and {@link NodeReporterChartProps} share (the chart makes the policy). A
+ * named base instead of `Omit<>`, which jsii cannot carry to other languages.
+ */
+export interface NodeReporterOptions {
   /**
    * The version the reporter prints (`version=<version>`), a plain token
    * matching `/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/`.
@@ -145,7 +152,11 @@ export interface NodeReporterDaemonSetProps {
  * new NodeReporterDaemonSet(chart, 'NodeReporter', { policy, version: 'v1' });
  */
 export class NodeReporterDaemonSet extends NodeAgent {
-  /** The version the reporter prints, also its `app.kubernetes.io/version` label. */
+  /**
+   * The version the reporter prints, also its `app.kubernetes.io/version` label.
+   * jsii: narrows NodeAgent's optional `version`, which other languages cannot (JSII5009); there it is NodeAgent's, always set.
+   * @jsii ignore
+   */
   public declare readonly version: string;
 
   /** The container image. */
@@ -157,7 +168,11 @@ export class NodeReporterDaemonSet extends NodeAgent {
   /** The reporter container's resource requests and limits. */
   public readonly resources: kplus.ContainerResources;
 
-  /** The `kubernetes.io/change-cause` annotation. */
+  /**
+   * The `kubernetes.io/change-cause` annotation.
+   * jsii: narrows NodeAgent's optional `changeCause` (JSII5009); in other languages it is NodeAgent's, always set.
+   * @jsii ignore
+   */
   public declare readonly changeCause: string;
 
   /** The container's command: `sh -c <loop>`. */

@@ -89,9 +89,9 @@ describe('README and guide commands: each is run by a test or by CI', () => {
   const readme = userDocs();
   const blocks = readmeCommands(readme);
 
-  test('every shell block says where it runs: package (test/package.test.ts), repo (here), ci (.ci/run), e2e (the walkthrough in CI) or agents (the agents e2e in CI)', () => {
-    expect(blocks.filter((b) => !['package', 'repo', 'ci', 'e2e', 'agents'].includes(b.where))).toEqual([]);
-    expect(new Set(blocks.map((b) => b.where))).toEqual(new Set(['package', 'repo', 'ci', 'e2e', 'agents']));
+  test('every shell block says where it runs: package (test/package.test.ts), repo (here), ci (.ci/run), e2e (the walkthrough in CI), agents (the agents e2e in CI) or languages (npm run test:languages, test/languages.test.ts)', () => {
+    expect(blocks.filter((b) => !['package', 'repo', 'ci', 'e2e', 'agents', 'languages'].includes(b.where))).toEqual([]);
+    expect(new Set(blocks.map((b) => b.where))).toEqual(new Set(['package', 'repo', 'ci', 'e2e', 'agents', 'languages']));
   });
 
   test("the deploy commands are the agents e2e's, which CI runs on a real node (e2e/agents.ts)", () => {

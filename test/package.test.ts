@@ -125,11 +125,15 @@ afterAll(() => {
 });
 
 describe('the npm package', () => {
-  test('ships exactly what a user needs: built lib/, its schemas (one per Kubernetes version), the API reference and the guides, README, CHANGELOG, LICENSE', () => {
+  test('ships exactly what a user needs: built lib/, its schemas (one per Kubernetes version), the jsii assembly, yaml bundled, the API reference and the guides, README, CHANGELOG, LICENSE', () => {
     const sources = (fs.readdirSync(path.join(root, 'lib'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\\/g, '/').replace(/\.ts$/, ''));
     const docs = (fs.readdirSync(path.join(root, 'docs', 'api'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).map((f) => `docs/api/${f}`);
+    // jsii requires a dependency that is not a jsii module to be bundled: yaml, and nothing else.
+    const bundled = packed.filter((f) => f.startsWith('node_modules/'));
+    expect(bundled).toContain('node_modules/yaml/package.json');
+    expect(bundled.filter((f) => !f.startsWith('node_modules/yaml/'))).toEqual([]);
     const guides = fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
-    const expected = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', ...guides, ...['1.28', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36'].map((v) => `build/lib/checks/schema-${v}.json`), ...docs, ...sources.flatMap((f) => [`build/lib/${f}.js`, `build/lib/${f}.d.ts`])];
+    const expected = ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', '.jsii', ...bundled, ...guides, ...['1.28', '1.31', '1.32', '1.33', '1.34', '1.35', '1.36'].map((v) => `build/lib/checks/schema-${v}.json`), ...docs, ...sources.flatMap((f) => [`build/lib/${f}.js`, `build/lib/${f}.d.ts`])];
     expect([...packed].sort()).toEqual(expected.sort());
     expect(packed).not.toContain('build/lib/removed-module.js');
     // No tests, e2e, examples, dist, the definitions the schema is generated from, or the developer guide.

@@ -36,7 +36,7 @@ class Reader {
     return value !== undefined && value !== null;
   }
 
-  strings(path: string, value: unknown): readonly string[] | undefined {
+  strings(path: string, value: unknown): string[] | undefined {
     if (!this.optional(value)) return undefined;
     if (!Array.isArray(value)) this.fail(path, 'an array of strings', value);
     value.forEach((v, i) => { if (typeof v !== 'string') this.fail(`${path}[${i}]`, 'a string', v); });

@@ -20,21 +20,21 @@ export interface NodeSelectorRequirement {
   /** How the node's value relates to `values`. */
   readonly operator: string;
   /** The values: several for In and NotIn, none for Exists and DoesNotExist, one integer for Gt and Lt. */
-  readonly values?: readonly string[];
+  readonly values?: string[];
 }
 
 /** One term of required node affinity: all its requirements hold. */
 export interface NodeSelectorTerm {
   /** Requirements on node labels. */
-  readonly matchExpressions?: readonly NodeSelectorRequirement[];
+  readonly matchExpressions?: NodeSelectorRequirement[];
   /** Requirements on node fields; only `metadata.name` exists. */
-  readonly matchFields?: readonly NodeSelectorRequirement[];
+  readonly matchFields?: NodeSelectorRequirement[];
 }
 
 /** Required node affinity: the node matches any of the terms (core/v1 NodeSelector). */
 export interface NodeSelector {
   /** The terms, ORed. */
-  readonly nodeSelectorTerms: readonly NodeSelectorTerm[];
+  readonly nodeSelectorTerms: NodeSelectorTerm[];
 }
 
 /** A pod's node affinity; only the required part decides eligibility. */

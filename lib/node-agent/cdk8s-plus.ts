@@ -8,7 +8,13 @@
  * same Kubernetes spec. The classes without private fields (`Cpu`,
  * `EnvValue`, `PercentOrAbsolute`) and the enums (`Protocol`,
  * `HostPathVolumeType`, ...) of either already type-check as they are.
+ *
+ * The props name cdk8s-plus-28's class first (`kplus.Probe | ContainerProbe`):
+ * that is the type Python, Java and Go pass (jsii sees these interfaces as
+ * empty structs, their `_toKube` being TypeScript-only); to TypeScript the
+ * union is the interface, which cdk8s-plus-28's class satisfies.
  */
+import * as kplus from 'cdk8s-plus-28';
 
 /**
  * A probe: `Probe.fromHttpGet(...)`, `Probe.fromCommand(...)`,
@@ -18,6 +24,8 @@
 export interface ContainerProbe {
   /**
    * cdk8s-plus' own rendering of the probe for the container that holds it.
+   * jsii: TypeScript types it structurally; other languages pass the cdk8s-plus-28 object as it is.
+   * @jsii ignore
    * @param container the cdk8s-plus container
    */
   _toKube(container: never): unknown;
@@ -30,6 +38,8 @@ export interface ContainerProbe {
 export interface ContainerHandler {
   /**
    * cdk8s-plus' own rendering of the hook for the container that holds it.
+   * jsii: TypeScript types it structurally; other languages pass the cdk8s-plus-28 object as it is.
+   * @jsii ignore
    * @param container the cdk8s-plus container
    */
   _toKube(container: never): unknown;
@@ -41,12 +51,12 @@ export interface ContainerLifecycle {
    * Run right after the container starts; it is killed if the hook fails.
    * @default - none
    */
-  readonly postStart?: ContainerHandler;
+  readonly postStart?: kplus.Handler | ContainerHandler;
   /**
    * Run before the container is stopped (not on a crash), within the grace period.
    * @default - none
    */
-  readonly preStop?: ContainerHandler;
+  readonly preStop?: kplus.Handler | ContainerHandler;
 }
 
 /**
@@ -54,6 +64,10 @@ export interface ContainerLifecycle {
  * `Env.fromSecret(...)` of cdk8s-plus-28 or of a newer cdk8s-plus.
  */
 export interface ContainerEnvFrom {
-  /** cdk8s-plus' own rendering of the source. */
+  /**
+   * cdk8s-plus' own rendering of the source.
+   * jsii: TypeScript types it structurally; other languages pass the cdk8s-plus-28 object as it is.
+   * @jsii ignore
+   */
   _toKube(): unknown;
 }

@@ -131,7 +131,7 @@ export interface AgentContainer {
    * `AgentEnvFrom.secret(...)`, or cdk8s-plus' `Env.fromConfigMap(...)`, `Env.fromSecret(...)`.
    * @default - none
    */
-  readonly envFrom?: (ContainerEnvFrom | AgentEnvFrom)[];
+  readonly envFrom?: (kplus.EnvFrom | ContainerEnvFrom | AgentEnvFrom)[];
 
   /**
    * Ports the container listens on. With `hostNetwork` each is also its
@@ -144,19 +144,19 @@ export interface AgentContainer {
    * The readiness probe.
    * @default - none: ready once started
    */
-  readonly readiness?: ContainerProbe;
+  readonly readiness?: kplus.Probe | ContainerProbe;
 
   /**
    * The liveness probe.
    * @default - none
    */
-  readonly liveness?: ContainerProbe;
+  readonly liveness?: kplus.Probe | ContainerProbe;
 
   /**
    * The startup probe: liveness and readiness wait until it succeeds.
    * @default - none
    */
-  readonly startup?: ContainerProbe;
+  readonly startup?: kplus.Probe | ContainerProbe;
 
   /**
    * Hooks run after the container starts and before it stops.
@@ -382,7 +382,7 @@ export function containerProblems(prop: string, c: unknown, defaults: ContainerD
     c.lifecycle !== undefined && !(isRecord(c.lifecycle) && Object.entries(c.lifecycle).every(([k, h]) => ['postStart', 'preStop'].includes(k) && (h === undefined || hasToKube(h))))
       ? problem(`${prop}.lifecycle`, 'an object { postStart?, preStop? } of cdk8s-plus Handlers (Handler.fromCommand(...), .fromHttpGet(...))', c.lifecycle) : undefined,
     c.envFrom !== undefined && !(Array.isArray(c.envFrom) && c.envFrom.every(hasToKube)) ? problem(`${prop}.envFrom`, 'an array of AgentEnvFrom (AgentEnvFrom.configMap(...), .secret(...)) or cdk8s-plus EnvFrom', c.envFrom) : undefined,
-    ...(Array.isArray(c.envFrom) ? c.envFrom.flatMap((e, i) => (e instanceof AgentEnvFrom ? e.problems(`${prop}.envFrom[${i}]`) : [])) : []),
+    ...(Array.isArray(c.envFrom) ? c.envFrom.flatMap((e, i) => (e instanceof AgentEnvFrom ? e._problems(`${prop}.envFrom[${i}]`) : [])) : []),
   );
   for (const key of Object.keys(c).filter((k) => !CONTAINER_KEYS.includes(k))) {
     problems.push(problem(`${prop}[key]`, `one of ${CONTAINER_KEYS.join(', ')}`, key));

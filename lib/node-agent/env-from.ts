@@ -43,7 +43,7 @@ export class AgentEnvFrom {
   ) {}
 
   /** @internal The problems of this source, named by `prop`. */
-  public problems(prop: string): Problem[] {
+  public _problems(prop: string): Problem[] {
     const o: unknown = this.options;
     if (!isRecord(o)) return [problem(`${prop}.options`, 'an object { prefix?, optional? }', o)];
     return defined(
@@ -55,7 +55,11 @@ export class AgentEnvFrom {
     );
   }
 
-  /** The API's EnvFromSource: how cdk8s-plus renders `envFrom` (as its own `Env.fromConfigMap` does). */
+  /**
+   * The API's EnvFromSource: how cdk8s-plus renders `envFrom` (as its own `Env.fromConfigMap` does).
+   * jsii: cdk8s-plus' hook, called in JavaScript only.
+   * @jsii ignore
+   */
   public _toKube(): kplus.k8s.EnvFromSource {
     const ref = { name: this.name, ...(this.options.optional !== undefined ? { optional: this.options.optional } : {}) };
     return { ...(this.options.prefix !== undefined ? { prefix: this.options.prefix } : {}), ...(this.kind === 'configMap' ? { configMapRef: ref } : { secretRef: ref }) };

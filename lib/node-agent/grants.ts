@@ -10,11 +10,11 @@ import { clusterScoped } from '../cluster-scoped';
 import { checkDns1123Label, checkDns1123Subdomain, defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { AdoptedRbacNames, OWN_NAME_PREFIX, rbacNameProblem } from './adoption';
 import {
-  AgentPolicyRule, AgentRbacNames, AgentServiceAccount, AgentSubject, clusterRbacName, copyRule, createRbac, renderSubject, ruleProblems, serviceAccountProblems, subjectProblems,
+  AgentAccountGrants, AgentPolicyRule, AgentRbacNames, AgentSubject, clusterRbacName, copyRule, createRbac, renderSubject, ruleProblems, serviceAccountProblems, subjectProblems,
 } from './rbac';
 
 /** A ServiceAccount the agent brings besides the one its pods run as, with what it may do. */
-export interface AgentExtraServiceAccount extends Omit<AgentServiceAccount, 'automountToken'> {
+export interface AgentExtraServiceAccount extends AgentAccountGrants {
   /** The ServiceAccount's name, in the agent's namespace (written, never derived). */
   readonly name: string;
   /**

@@ -151,7 +151,7 @@ export class NodeAgent extends Construct {
   public readonly recursiveReadOnly: RecursiveReadOnly;
 
   /** The volumes the pods declare (the `hostPaths` shorthand and the config included). */
-  public readonly volumes: readonly AgentVolume[];
+  public readonly volumes: AgentVolume[];
 
   /** The cdk8s-plus DaemonSet underneath (with waves, the last wave's); as a pod selector it selects its pods. */
   public readonly daemonSet: kplus.DaemonSet;
@@ -293,7 +293,7 @@ export class NodeAgent extends Construct {
   }
 
   /** The checks rules the agent's pod breaks on purpose, waived with the `podSecurity` reason. */
-  public get waivedRules(): readonly string[] {
+  public get waivedRules(): string[] {
     return [...this.rules];
   }
 

@@ -87,7 +87,20 @@ export function subjectProblems(prop: string, subjects: unknown, min: number): P
 }
 
 /** The ServiceAccount a node agent creates for its pods (`node-agent-<name>`, or `adopt.serviceAccountName`), and what it may do. */
-export interface AgentServiceAccount {
+export interface AgentServiceAccount extends AgentAccountGrants {
+  /**
+   * Whether the pods mount the ServiceAccount's API token.
+   * @default true
+   */
+  readonly automountToken?: boolean;
+}
+
+/**
+ * What a ServiceAccount of the agent may do: what {@link AgentServiceAccount}
+ * and `AgentExtraServiceAccount` share (a named base instead of `Omit<>`,
+ * which jsii cannot carry to other languages).
+ */
+export interface AgentAccountGrants {
   /**
    * Cluster-wide rules: a ClusterRole and ClusterRoleBinding `node-agent:<namespace>:<name>` (or `adopt.rbacNames`) bound to the ServiceAccount.
    * @default - none
@@ -115,12 +128,6 @@ export interface AgentServiceAccount {
    * @default - none
    */
   readonly clusterRoles?: string[];
-
-  /**
-   * Whether the pods mount the ServiceAccount's API token.
-   * @default true
-   */
-  readonly automountToken?: boolean;
 
   /**
    * Why the agent needs grants the checks call dangerous (rule `rbac-dangerous`:

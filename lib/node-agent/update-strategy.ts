@@ -2,6 +2,20 @@ import * as kplus from 'cdk8s-plus-28';
 import { Problem } from '../k8s/syntax';
 import { checkRollingUpdate } from '../validate-props';
 
+/** Options of {@link AgentUpdateStrategy.rollingUpdate} (a named type: jsii takes no inline object type). */
+export interface AgentRollingUpdateOptions {
+  /**
+   * Nodes that may be without a ready agent during the update.
+   * @default - 1, or 0 when maxSurge is non-zero
+   */
+  readonly maxUnavailable?: kplus.PercentOrAbsolute;
+  /**
+   * Nodes that may run an old and a new agent at once.
+   * @default - 0
+   */
+  readonly maxSurge?: kplus.PercentOrAbsolute;
+}
+
 /** How a new version of the agent reaches the nodes. */
 export class AgentUpdateStrategy {
   /**
@@ -10,7 +24,7 @@ export class AgentUpdateStrategy {
    * API server requires).
    * @param options maxUnavailable (default 1, or 0 when maxSurge is non-zero) and maxSurge (default 0)
    */
-  public static rollingUpdate(options: { readonly maxUnavailable?: kplus.PercentOrAbsolute; readonly maxSurge?: kplus.PercentOrAbsolute } = {}): AgentUpdateStrategy {
+  public static rollingUpdate(options: AgentRollingUpdateOptions = {}): AgentUpdateStrategy {
     const maxSurge = options.maxSurge ?? kplus.PercentOrAbsolute.absolute(0);
     const surging = typeof maxSurge?.isZero === 'function' && !maxSurge.isZero();
     const maxUnavailable = options.maxUnavailable ?? kplus.PercentOrAbsolute.absolute(surging ? 0 : 1);

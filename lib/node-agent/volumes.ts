@@ -272,8 +272,17 @@ export class AgentVolume {
     return this.kind !== 'emptyDir';
   }
 
-  /** For a host path: the path on the node. */
+  /**
+   * For a host path: the path on the node.
+   * jsii: the static factory `hostPath` has the name in other languages (JSII5013); there `path` answers.
+   * @jsii ignore
+   */
   public get hostPath(): string | undefined {
+    return this.path;
+  }
+
+  /** For a host path: the path on the node (`hostPath` in TypeScript too). */
+  public get path(): string | undefined {
     return this.kind === 'hostPath' ? this.options.path as string : undefined;
   }
 

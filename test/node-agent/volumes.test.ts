@@ -143,3 +143,15 @@ describe('volumes declared once, mounted per container', () => {
     expect(pod.volumes.map((v: Manifest) => v.hostPath.path)).toEqual(['\\\\.\\pipe\\csi-proxy-v1', 'C:\\var\\lib\\kubelet']);
   });
 });
+
+describe('a volume read back from Python, Java and Go (jsii)', () => {
+  test('path answers what hostPath answers, where the static factory takes the name hostPath', () => {
+    // GIVEN a host path and an emptyDir
+    const host = AgentVolume.hostPath('logs', '/var/log');
+    const scratch = AgentVolume.emptyDir('tmp');
+
+    // THEN `path` (other languages) and `hostPath` (TypeScript) agree
+    expect([host.path, host.hostPath]).toEqual(['/var/log', '/var/log']);
+    expect([scratch.path, scratch.hostPath]).toEqual([undefined, undefined]);
+  });
+});
