@@ -12,7 +12,15 @@
  * "name": "b"}}` gives `name: b`, as it does for the same YAML; so a repeat
  * gets the YAML path's warning, at the same place.
  */
-import type { Locator, Position } from './yaml';
+
+/** A line and column, both from 1 (./yaml's Position, restated: yaml.ts imports this file). */
+interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Where a field path is (./yaml's Locator). */
+type Locator = (path: string) => Position | undefined;
 
 /** A text's line starts, found once, when a position is first asked for. */
 export class Lines {
