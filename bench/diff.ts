@@ -8,7 +8,7 @@ import { parseAllDocuments } from 'yaml';
 import { parseYaml } from '../lib/checks/input/yaml';
 import { diffManifests } from '../lib/diff';
 import { isRecord } from '../lib/k8s/syntax';
-import { manyDaemonSets } from './many-daemonsets';
+import { asJsonList, manyDaemonSets } from './many-daemonsets';
 import { sideBySide } from './util';
 
 /** The objects of a text as `node-reporter diff` reads them (the checks' YAML reader, a List's items). */
@@ -32,4 +32,25 @@ export function diffAgainstParse(count: number, rounds: number): { diff: number;
     diff: time(() => { objects = diffManifests(objectsOf(old, 'old.yaml'), objectsOf(next, 'new.yaml')).objects.length; }),
   }, rounds);
   return { diff: t.diff, parse: t.parse, objects, bytes: Buffer.byteLength(old) + Buffer.byteLength(next) };
+}
+
+/** Milliseconds of the diff of the same objects as two kubectl JSON Lists and as two YAML files, median of `rounds`, interleaved. */
+export function diffJsonAgainstYaml(count: number, rounds: number): { json: number; yaml: number; objects: number; bytes: number } {
+  const old = manyDaemonSets(count);
+  const next = old.replace(/image: (\S+):(\S+)/g, 'image: $1:$2-next');
+  const [oldJson, nextJson] = [asJsonList(old), asJsonList(next)];
+  const time = (run: () => unknown) => () => {
+    const start = process.hrtime.bigint();
+    run();
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  };
+  const objects = { json: 0, yaml: 0 };
+  const t = sideBySide({
+    json: time(() => { objects.json = diffManifests(objectsOf(oldJson, 'old.json'), objectsOf(nextJson, 'new.json')).objects.length; }),
+    yaml: time(() => { objects.yaml = diffManifests(objectsOf(old, 'old.yaml'), objectsOf(next, 'new.yaml')).objects.length; }),
+  }, rounds);
+  if (objects.json !== objects.yaml) {
+    throw new Error(`the diff changed ${objects.json} objects from JSON and ${objects.yaml} from YAML`);
+  }
+  return { json: t.json, yaml: t.yaml, objects: objects.json, bytes: Buffer.byteLength(oldJson) + Buffer.byteLength(nextJson) };
 }

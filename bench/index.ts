@@ -6,8 +6,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { diffAgainstParse } from './diff';
-import { checksAgainstParse, manyDaemonSets } from './many-daemonsets';
+import { diffAgainstParse, diffJsonAgainstYaml } from './diff';
+import { asJsonList, checksAgainstParse, checksJsonAgainstYaml, manyDaemonSets } from './many-daemonsets';
 import { nodeListJson } from './node-list';
 import { machine, printTable, sideBySide, timeCommand } from './util';
 import { eligibleWavesRows, overlapRows } from './waves';
@@ -90,6 +90,21 @@ function diffSection(): string[][] {
   ];
 }
 
+function jsonInputSection(): string[][] {
+  // The same 10,000 DaemonSets as a kubectl JSON List and as YAML: check, then diff (every image changed), side by side.
+  const yaml = manyDaemonSets(10_000);
+  const json = asJsonList(yaml);
+  const rounds = Math.max(1, Math.ceil(ROUNDS / 2));
+  const c = checksJsonAgainstYaml(yaml, json, rounds);
+  const d = diffJsonAgainstYaml(10_000, rounds);
+  return [
+    [`check, 10,000 DaemonSets as a kubectl JSON List (${(Buffer.byteLength(json) / 2 ** 20).toFixed(1)} MiB) / as YAML`, `${(c.json / 1000).toFixed(2)} s / ${(c.yaml / 1000).toFixed(2)} s`, `${c.findings} findings in each`],
+    ['ratio check JSON / YAML (goal <= 0.33)', (c.json / c.yaml).toFixed(2), ''],
+    [`diff, the same as two JSON Lists (${(d.bytes / 2 ** 20).toFixed(1)} MiB) / as YAML`, `${(d.json / 1000).toFixed(2)} s / ${(d.yaml / 1000).toFixed(2)} s`, `${d.objects} objects changed in each`],
+    ['ratio diff JSON / YAML (goal <= 0.33)', (d.json / d.yaml).toFixed(2), ''],
+  ];
+}
+
 function manyVariantsSection(): string[][] {
   // One app of N variant charts, with this library's linear rendering and with
   // cdk8s' own Chart.toJson (which re-resolves and re-validates the whole app for
@@ -150,8 +165,13 @@ function eligibilitySection(): string[][] {
     parseOnly: () => timeCommand(process.execPath, ['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(nodes)}, 'utf-8'))`]),
   }, ROUNDS);
   const mib = (fs.statSync(nodes).size / 2 ** 20).toFixed(1);
+  // Peak memory of one more run, read by a preload as the process exits.
+  const rss = path.join(scratch, 'rss.js');
+  fs.writeFileSync(rss, "process.on('exit', () => require('fs').writeSync(2, `maxRSS ${process.resourceUsage().maxRSS}\\n`));\n");
+  const peak = (args: string[]) => Number(/maxRSS (\d+)/.exec(spawnSync(process.execPath, ['--require', rss, ...args], { encoding: 'utf-8' }).stderr)?.[1] ?? NaN) / 1024;
+  const peaks = { eligible: peak([bin, 'eligible', '--nodes', nodes]), parseOnly: peak(['-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(nodes)}, 'utf-8'))`]) };
   return [
-    [`node-reporter eligible, 5,000 nodes (${mib} MiB)`, `${(t.eligible / 1000).toFixed(2)} s`, ''],
+    [`node-reporter eligible, 5,000 nodes (${mib} MiB)`, `${(t.eligible / 1000).toFixed(2)} s`, `peak memory ${peaks.eligible.toFixed(0)} MiB (the parse alone: ${peaks.parseOnly.toFixed(0)} MiB)`],
     ['node -e: read and parse the same file', `${(t.parseOnly / 1000).toFixed(2)} s`, ''],
     ['ratio (goal <= 2x)', `${(t.eligible / t.parseOnly).toFixed(2)}x`, ''],
   ];
@@ -198,6 +218,7 @@ printTable(['benchmark', 'figure', 'note'], [
   ...section(foreignChecksSection, 'foreign app checks'),
   ...section(manyDaemonSetsSection, 'checks on 10,000 DaemonSets'),
   ...section(diffSection, 'diff of 10,000 DaemonSets'),
+  ...section(jsonInputSection, 'JSON input'),
   ...section(manyVariantsSection, 'many variants'),
   ...section(eligibilitySection, 'eligibility'),
   ...section(wavesSection, 'eligibility and check on waves'),

@@ -96,7 +96,10 @@ function parse(text: string, source: string): unknown {
   const { documents, findings } = parseYaml(text, source);
   const problem = findings[0];
   if (problem) {
-    throw new NodeListError(`${source}: ${trimmed.startsWith('{') ? 'not JSON' : 'neither JSON nor YAML'} (${printable(problem.message)}${problem.line !== undefined ? ` at line ${problem.line}` : ''})`);
+    const at = problem.line !== undefined ? ` at line ${problem.line}` : '';
+    // A repeated key is JSON and YAML both: say what it is.
+    if (problem.rule.id === 'yaml-duplicate-key') throw new NodeListError(`${source}: ${printable(problem.message)}${at}`);
+    throw new NodeListError(`${source}: ${trimmed.startsWith('{') ? 'not JSON' : 'neither JSON nor YAML'} (${printable(problem.message)}${at})`);
   }
   if (documents.length !== 1) {
     throw new NodeListError(`${source}: expected one document (kubectl get nodes -o json or -o yaml) but got ${documents.length}`);

@@ -124,7 +124,8 @@ describe('node-reporter eligible', () => {
   test.each([
     ['a missing file', ['--nodes', '/no/such/nodes.json'], 'node-reporter: /no/such/nodes.json: cannot read (no such file)\n'],
     ['a file that is broken JSON', ['--nodes', '-'], /^node-reporter: stdin: not JSON \(.*\)\n$/, '{"kind": "List", '],
-    ['a file that is neither JSON nor YAML', ['--nodes', '-'], /^node-reporter: stdin: neither JSON nor YAML \(.*\)\n$/, 'kind: List\nkind: List\n'],
+    ['a file that is neither JSON nor YAML', ['--nodes', '-'], /^node-reporter: stdin: neither JSON nor YAML \(.*\)\n$/, 'kind: [List\n'],
+    ['a repeated key', ['--nodes', '-'], 'node-reporter: stdin: the key "kind" appears again in the same mapping: kubectl keeps this last one and drops the others at line 2\n', 'kind: List\nkind: List\n'],
     ['JSON that is neither a Node nor a List of Node', ['--nodes', '-'], 'node-reporter: stdin: expected a Node or a List of Node (kubectl get nodes -o json) but got kind "Pod"\n', '{"kind":"Pod"}'],
     ['an empty list', ['--nodes', '-'], 'node-reporter: stdin: the list has no nodes\n', '{"kind":"List","items":[]}'],
     ['a node without a name', ['--nodes', '-'], 'node-reporter: stdin: items[0] has no metadata.name\n', '{"kind":"List","items":[{"kind":"Node"}]}'],

@@ -19,7 +19,8 @@ describe('readNodeList', () => {
 
   test.each([
     ['broken JSON', '{"kind": "List",', /^f.json: not JSON \(/],
-    ['YAML with a duplicate key', 'kind: List\nkind: Node\n', /^f.json: neither JSON nor YAML \(/],
+    ['YAML with a duplicate key', 'kind: List\nkind: Node\n', 'f.json: the key "kind" appears again in the same mapping: kubectl keeps this last one and drops the others at line 2'],
+    ['JSON with a duplicate key (kubectl get nodes never writes one)', '{"kind": "List",\n "kind": "Node", "metadata": {"name": "a"}}', 'f.json: the key "kind" appears again in the same mapping: kubectl keeps this last one and drops the others at line 2'],
     ['a Pod', '{"kind":"Pod","metadata":{"name":"p"}}', 'f.json: expected a Node or a List of Node (kubectl get nodes -o json) but got kind "Pod"'],
     ['an array', '[]', 'f.json: expected a Node or a List of Node (kubectl get nodes -o json) but got an array'],
     ['an empty list', '{"kind":"List","items":[]}', 'f.json: the list has no nodes'],

@@ -14,9 +14,22 @@
  * syntax tree, so that a finding can name its line and column. It is the one
  * reader of YAML: the checks, the CLI and the eligibility preview use it.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, Node, parseAllDocuments, parseDocument, ScalarTag, Tags } from 'yaml';
+import type { LineCounter, Node, ScalarTag, Tags } from 'yaml';
 import { Finding } from '../finding';
 import { RULES, Severity } from '../rules';
+import { countKeys, jsonDuplicateKeys, jsonEnd, jsonLocator, Lines, measure } from './json';
+
+/**
+ * The `yaml` package, loaded when a text is first read as YAML: JSON input
+ * (`eligible --nodes` of kubectl's JSON) never needs it, and loading it is a
+ * tenth of such a run.
+ */
+let yamlPackage: typeof import('yaml') | undefined;
+function yaml(): typeof import('yaml') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  yamlPackage ??= require('yaml') as typeof import('yaml');
+  return yamlPackage;
+}
 
 /** How deep the checks read a document; far deeper than any manifest, far below what overflows the stack. */
 export const MAX_DEPTH = 200;
@@ -87,6 +100,7 @@ function locator(contents: unknown, place: Place): Locator {
     const offset = node?.range?.[0];
     return offset === undefined ? undefined : place(offset);
   };
+  const { isMap, isPair, isScalar, isSeq } = yaml();
   return (path) => {
     let node = contents as Node | null | undefined;
     let found = at(node);
@@ -107,8 +121,9 @@ function locator(contents: unknown, place: Place): Locator {
   };
 }
 
-/** The keys that appear twice in a mapping, anywhere in a document: where each repeat is. Iterative. */
+/** The keys that appear twice in a mapping, anywhere in a document: where each repeat is, in text order. Iterative. */
 function duplicateKeys(contents: unknown): Array<{ key: string; node: Node }> {
+  const { isMap, isScalar, isSeq } = yaml();
   const found: Array<{ key: string; node: Node }> = [];
   const stack: unknown[] = [contents];
   while (stack.length > 0) {
@@ -127,7 +142,8 @@ function duplicateKeys(contents: unknown): Array<{ key: string; node: Node }> {
       stack.push(...node.items);
     }
   }
-  return found;
+  // In the order of the text, as the JSON path (./json) finds them.
+  return found.sort((a, b) => (a.node.range?.[0] ?? 0) - (b.node.range?.[0] ?? 0));
 }
 
 /** go-yaml v2's hint for a plain scalar by its first character (resolve.go: resolveTable). */
@@ -237,28 +253,35 @@ function nonFinite(value: unknown): number | undefined {
   return undefined;
 }
 
-/** The documents of a multi-document YAML text (or a stream of JSON objects), and findings for the documents that are not YAML. */
-export function parseYaml(text: string, file?: string): { documents: YamlDocument[]; findings: Finding[] } {
+/**
+ * The documents of a multi-document YAML text (or a stream of JSON objects), and findings for the documents that are not YAML.
+ * @param json read a text that starts with `{` as JSON, as kubectl does (false reads it as YAML, which JSON is: the
+ * test that holds the fast JSON path to the YAML path's objects, findings and positions)
+ */
+export function parseYaml(text: string, file?: string, json = true): { documents: YamlDocument[]; findings: Finding[] } {
   const findings: Finding[] = [];
   const documents: YamlDocument[] = [];
   const syntax = (index: number, message: string, at?: Position): Finding => ({
     rule: RULES.yamlSyntax, severity: Severity.ERROR, file, object: `document ${index}`, path: at ? `line ${at.line}` : '(document)', message, line: at?.line, column: at?.column,
   });
+  const keep = (index: number, value: unknown, locate: Locator): void => {
+    if (value !== null && value !== undefined) documents.push({ index, value, locate });
+  };
   const add = (index: number, value: unknown, locate: Locator, at?: Position): void => {
     if (value === null || value === undefined) return;
     const bad = nonFinite(value);
     if (bad !== undefined) {
-      findings.push(syntax(index, `json: unsupported value: ${bad > 0 ? '+Inf' : bad < 0 ? '-Inf' : 'NaN'} (kubectl converts YAML to JSON, which has no infinity or NaN)`, at));
+      findings.push(syntax(index, unsupported(bad), at));
       return;
     }
     if (depthOf(value) > MAX_DEPTH) {
-      findings.push(syntax(index, `nested more than ${MAX_DEPTH} levels deep; the checks read at most ${MAX_DEPTH} (no manifest needs more)`, at));
+      findings.push(syntax(index, tooDeep(), at));
       return;
     }
-    documents.push({ index, value, locate });
+    keep(index, value, locate);
   };
-  if (/^\s*\{/.test(text)) {
-    readJsonStream(text, findings, syntax, add);
+  if (json && /^\s*\{/.test(text)) {
+    readJsonStream(text, findings, syntax, keep, file);
   } else {
     for (const piece of pieces(text, findings, syntax)) readPiece(piece, { file, findings, syntax, add });
   }
@@ -267,6 +290,24 @@ export function parseYaml(text: string, file?: string): { documents: YamlDocumen
 
 type Syntax = (index: number, message: string, at?: Position) => Finding;
 type Add = (index: number, value: unknown, locate: Locator, at?: Position) => void;
+type Keep = (index: number, value: unknown, locate: Locator) => void;
+
+/** A value JSON cannot hold (json: unsupported value). */
+function unsupported(bad: number): string {
+  return `json: unsupported value: ${bad > 0 ? '+Inf' : bad < 0 ? '-Inf' : 'NaN'} (kubectl converts YAML to JSON, which has no infinity or NaN)`;
+}
+
+function tooDeep(): string {
+  return `nested more than ${MAX_DEPTH} levels deep; the checks read at most ${MAX_DEPTH} (no manifest needs more)`;
+}
+
+/** A key repeated in a mapping, at the repeat: kubectl keeps the last, silently. */
+function duplicateKey(file: string | undefined, index: number, key: string, where: Position | undefined): Finding {
+  return {
+    rule: RULES.yamlDuplicateKey, severity: RULES.yamlDuplicateKey.severity, file, object: `document ${index}`, path: where ? `line ${where.line}` : '(document)',
+    message: `the key ${JSON.stringify(key)} appears again in the same mapping: kubectl keeps this last one and drops the others`, line: where?.line, column: where?.column,
+  };
+}
 
 /** What reading a piece reports into: the file's findings, and its documents through `add`. */
 interface Reading {
@@ -304,7 +345,7 @@ function pieces(text: string, findings: Finding[], syntax: Syntax): Piece[] {
 
 /** One piece: go-yaml v2 reads its first document; a directive has no `---` after it in the piece, which go-yaml refuses. */
 function readPiece(piece: Piece, { file, findings, syntax, add }: Reading): void {
-  const lines = new LineCounter();
+  const lines = new (yaml().LineCounter)();
   const place = placeIn(lines, piece.firstLine);
   const directive = piece.text.split('\n').findIndex((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
   const first = piece.text.split('\n')[directive];
@@ -315,7 +356,7 @@ function readPiece(piece: Piece, { file, findings, syntax, add }: Reading): void
     findings.push(syntax(piece.index, message, { line: piece.firstLine + directive, column: 1 }));
     return;
   }
-  const [doc] = parseAllDocuments(piece.text, { ...YAML_OPTIONS, lineCounter: lines });
+  const [doc] = yaml().parseAllDocuments(piece.text, { ...YAML_OPTIONS, lineCounter: lines });
   if (doc === undefined || !('contents' in doc)) return;
   if (doc.errors.length > 0) {
     findings.push(...[...doc.errors, ...doc.warnings].map((e) => {
@@ -336,55 +377,47 @@ function readPiece(piece: Piece, { file, findings, syntax, add }: Reading): void
   }
   if (value !== null && value !== undefined) {
     for (const { key, node } of duplicateKeys(doc.contents)) {
-      const where = node.range ? place(node.range[0]) : undefined;
-      findings.push({
-        rule: RULES.yamlDuplicateKey, severity: RULES.yamlDuplicateKey.severity, file, object: `document ${piece.index}`, path: where ? `line ${where.line}` : '(document)',
-        message: `the key ${JSON.stringify(key)} appears again in the same mapping: kubectl keeps this last one and drops the others`, line: where?.line, column: where?.column,
-      });
+      findings.push(duplicateKey(file, piece.index, key, node.range ? place(node.range[0]) : undefined));
     }
   }
   add(piece.index, value, locator(doc.contents, place), at);
 }
 
-/** The end of the JSON value that starts at `start` (an object or array), or -1 when it does not end. */
-function jsonEnd(text: string, start: number): number {
-  let depth = 0;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
-    } else if (c === '{' || c === '[') {
-      depth++;
-    } else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
-}
-
-/** A stream of JSON objects, one after another, as kubectl's JSON decoder reads it. */
-function readJsonStream(text: string, findings: Finding[], syntax: Syntax, add: Add): void {
+/** A stream of JSON objects, one after another, as kubectl's JSON decoder reads it: the fast path (./json), positions found only when asked for. */
+function readJsonStream(text: string, findings: Finding[], syntax: Syntax, keep: Keep, file?: string): void {
+  const lines = new Lines(text);
   let offset = 0;
   for (let index = 1; ; index++) {
     while (offset < text.length && /\s/.test(text[offset])) offset++;
     if (offset >= text.length) return;
-    const lineOf = (o: number) => text.slice(0, o).split('\n').length;
-    const where = { line: lineOf(offset), column: offset - text.lastIndexOf('\n', offset - 1) };
-    const end = text[offset] === '{' || text[offset] === '[' ? jsonEnd(text, offset) : -1;
+    const start = offset;
+    let end = text.length;
     let value: unknown;
     try {
-      if (end < 0) throw new Error(`invalid character ${JSON.stringify(text[offset])} looking for beginning of value`);
-      value = JSON.parse(text.slice(offset, end));
-    } catch (e) {
-      findings.push(syntax(index, `not JSON: ${(e as Error).message.split('\n')[0]} (a stream that starts with { is read as JSON)`, where));
-      return;
+      // Most input is one value (kubectl get -o json): parsed whole, without a scan for its end.
+      if (text[start] !== '{' && text[start] !== '[') throw new Error('not an object');
+      value = JSON.parse(start === 0 ? text : text.slice(start));
+    } catch {
+      end = text[start] === '{' || text[start] === '[' ? jsonEnd(text, start) : -1;
+      try {
+        if (end < 0) throw new Error(`invalid character ${JSON.stringify(text[start])} looking for beginning of value`);
+        value = JSON.parse(text.slice(start, end));
+      } catch (e) {
+        findings.push(syntax(index, `not JSON: ${(e as Error).message.split('\n')[0]} (a stream that starts with { is read as JSON)`, lines.at(start)));
+        return;
+      }
     }
-    // Positions from the same text read as YAML (JSON is YAML); none when that fails.
-    const counter = new LineCounter();
-    const doc = parseDocument(text.slice(offset, end), { lineCounter: counter, uniqueKeys: false });
-    const locate: Locator = doc.errors.length === 0 ? locator(doc.contents, placeIn(counter, where.line)) : () => where;
-    add(index, value, locate, where);
+    const seen = measure(value, MAX_DEPTH);
+    if (seen.keys !== countKeys(text, start, end)) {
+      for (const { key, at } of jsonDuplicateKeys(text, start)) findings.push(duplicateKey(file, index, key, lines.at(at)));
+    }
+    if (seen.nonFinite !== undefined) {
+      findings.push(syntax(index, unsupported(seen.nonFinite), lines.at(start)));
+    } else if (seen.depth > MAX_DEPTH) {
+      findings.push(syntax(index, tooDeep(), lines.at(start)));
+    } else {
+      keep(index, value, jsonLocator(text, start, lines, pathKeys));
+    }
     offset = end;
   }
 }
