@@ -12,7 +12,7 @@
  * This module knows Kubernetes objects, not cdk8s: it takes plain node
  * objects (as `kubectl get nodes -o json` prints them) and plain pod fields.
  */
-import { Affinity, affinityMatches, Taint, termParseProblem, tolerates, Toleration } from '../k8s/scheduling';
+import { Affinity, affinityMatches, NodeSelectorTerm, Taint, termParseProblem, tolerates, Toleration } from '../k8s/scheduling';
 import { printable } from './printable';
 
 export { requirementMatches, selectorMatches, tolerates } from '../k8s/scheduling';
@@ -101,8 +101,28 @@ export const DAEMONSET_TOLERATIONS: readonly Toleration[] = [
 /** Added only for pods with hostNetwork. */
 const HOST_NETWORK_TOLERATION: Toleration = { key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' };
 
+/** What evaluateNode derives from the pod alone: worked out once for a list of nodes. */
+interface PreparedPod {
+  /** The required terms the controller can parse (the others match no node). */
+  readonly parsedTerms?: readonly NodeSelectorTerm[];
+  /** The pod's tolerations and those the DaemonSet controller adds. */
+  readonly tolerations: readonly Toleration[];
+}
+
+function prepare(pod: PodScheduling): PreparedPod {
+  const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  return {
+    parsedTerms: terms?.filter((t) => termParseProblem(t) === undefined),
+    tolerations: [...(pod.tolerations ?? []), ...DAEMONSET_TOLERATIONS, ...(pod.hostNetwork ? [HOST_NETWORK_TOLERATION] : [])],
+  };
+}
+
 /** Evaluates one node. Its name must be present (see `readNodeList`). */
 export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
+  return evaluatePrepared(node, pod, prepare(pod));
+}
+
+function evaluatePrepared(node: KubeNode, pod: PodScheduling, prepared: PreparedPod): NodeVerdict {
   const name = node.metadata?.name ?? '';
   const labels = node.metadata?.labels ?? {};
   const reasons: string[] = [];
@@ -125,14 +145,14 @@ export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
   const labelReasons = reasons.length;
 
   const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-  if (terms !== undefined && !affinityMatches(terms, name, labels)) {
+  if (terms !== undefined && !affinityMatches(prepared.parsedTerms!, name, labels, true)) {
     // A term the controller cannot parse matches no node: say which, as nothing else would.
     const unparsable = terms.map((t, i) => [i, termParseProblem(t)] as const).filter(([, p]) => p !== undefined);
     reasons.push(unparsable.length === 0 ? 'required node affinity does not match'
       : `required node affinity does not match (${unparsable.map(([i, p]) => `term ${i} matches no node: ${printable(p!)}`).join('; ')})`);
   }
 
-  const tolerations = [...(pod.tolerations ?? []), ...DAEMONSET_TOLERATIONS, ...(pod.hostNetwork ? [HOST_NETWORK_TOLERATION] : [])];
+  const tolerations = prepared.tolerations;
   for (const taint of node.spec?.taints ?? []) {
     // PreferNoSchedule never keeps a DaemonSet pod off a node.
     if ((taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerations.some((t) => tolerates(t, taint))) {
@@ -146,7 +166,8 @@ export function evaluateNode(node: KubeNode, pod: PodScheduling): NodeVerdict {
 
 /** Evaluates every node: the verdicts and the DESIRED count. */
 export function evaluateNodes(nodes: readonly KubeNode[], pod: PodScheduling): EligibilityReport {
-  const verdicts = nodes.map((node) => evaluateNode(node, pod));
+  const prepared = prepare(pod);
+  const verdicts = nodes.map((node) => evaluatePrepared(node, pod, prepared));
   return { desired: verdicts.filter((v) => v.eligible).length, nodes: verdicts };
 }
 

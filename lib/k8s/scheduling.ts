@@ -169,11 +169,12 @@ export function termParseProblem(term: NodeSelectorTerm): string | undefined {
  * with neither, or one that cannot be parsed (termParseProblem), matches
  * nothing (component-helpers nodeaffinity).
  */
-export function affinityMatches(terms: readonly NodeSelectorTerm[], name: string, labels: Readonly<Record<string, string>>): boolean {
+export function affinityMatches(terms: readonly NodeSelectorTerm[], name: string, labels: Readonly<Record<string, string>>, parsed = false): boolean {
   return terms.some((term) => {
     const expressions = term.matchExpressions ?? [];
     const fields = term.matchFields ?? [];
-    if ((expressions.length === 0 && fields.length === 0) || termParseProblem(term) !== undefined) {
+    // `parsed`: the caller kept only terms termParseProblem passed (once per list, not once per node).
+    if ((expressions.length === 0 && fields.length === 0) || (!parsed && termParseProblem(term) !== undefined)) {
       return false;
     }
     return expressions.every((r) => requirementMatches(r, labelOf(labels, r.key)))
