@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { checkVolumes } from '../checks/api/core-volumes';
 import { checkConfigKey, defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { askChecks, PropPath } from '../prop-checks';
+import { unknownKeys } from '../prop-keys';
 import { AgentVolume, checkAbsolutePath, checkPathText } from './volumes';
 
 /** The pod template annotation that holds the config's checksum, so a config change rolls the agents. */
@@ -88,7 +89,7 @@ export function configProblems(config: unknown, windows: boolean): Problem[] {
   if (!isRecord(config) || !isRecord(config.data) || Object.keys(config.data).length === 0) {
     return [problem('config', `an object { ${CONFIG_KEYS.join('?, ').replace('data?', 'data')}? } with at least one file`, config)];
   }
-  const problems: Problem[] = Object.keys(config).filter((k) => !CONFIG_KEYS.includes(k)).map((k) => problem('config[key]', `one of ${CONFIG_KEYS.join(', ')}`, k));
+  const problems: Problem[] = unknownKeys('config', config, { known: CONFIG_KEYS });
   for (const [file, content] of Object.entries(config.data)) {
     problems.push(...defined(
       checkConfigKey('config.data[key]', file),

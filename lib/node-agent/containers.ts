@@ -7,6 +7,7 @@ import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { KubernetesVersion } from '../checks/versions';
 import { checkImage, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
+import { unknownKeys } from '../prop-keys';
 import { checkResources } from '../validate-props';
 import { ContainerEnvFrom, ContainerLifecycle, ContainerProbe } from './cdk8s-plus';
 import { containerApiProblems } from './container-checks';
@@ -210,6 +211,11 @@ export interface ContainerDefaults {
 }
 
 const CONTAINER_KEYS = ['name', 'image', 'command', 'args', 'workingDir', 'env', 'envFrom', 'ports', 'readiness', 'liveness', 'startup', 'lifecycle', 'resources', 'securityContext', 'imagePullPolicy', 'terminationMessagePolicy', 'mounts'];
+/** Kubernetes' field names, which these props spell in cdk8s-plus' words. */
+const CONTAINER_ELSEWHERE: Record<string, string> = {
+  volumeMounts: 'is mounts here', readinessProbe: 'is readiness here', livenessProbe: 'is liveness here', startupProbe: 'is startup here',
+};
+const SECURITY_ELSEWHERE: Record<string, string> = { runAsUser: 'is user here', runAsGroup: 'is group here', runAsNonRoot: 'is ensureNonRoot here' };
 const SECURITY_KEYS = ['user', 'group', 'ensureNonRoot', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation', 'capabilities', 'seccompProfile', 'seLinuxOptions', 'appArmorProfile', 'windowsOptions'];
 const CAPABILITIES: string[] = Object.values(kplus.Capability);
 
@@ -289,7 +295,7 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
   const problems: Problem[] = [];
   for (const key of Object.keys(sc)) {
     if (!SECURITY_KEYS.includes(key)) {
-      problems.push(problem(`${prop}[key]`, `one of ${SECURITY_KEYS.join(', ')}`, key));
+      problems.push(...unknownKeys(prop, { [key]: sc[key] }, { known: SECURITY_KEYS, elsewhere: SECURITY_ELSEWHERE }));
     } else if (sc[key] !== undefined && !windows && key === 'windowsOptions') {
       problems.push(problem(`${prop}.windowsOptions`, "unset on a Linux agent (give the policy operatingSystem: 'windows')", sc[key]));
     }
@@ -384,9 +390,7 @@ export function containerProblems(prop: string, c: unknown, defaults: ContainerD
     c.envFrom !== undefined && !(Array.isArray(c.envFrom) && c.envFrom.every(hasToKube)) ? problem(`${prop}.envFrom`, 'an array of AgentEnvFrom (AgentEnvFrom.configMap(...), .secret(...)) or cdk8s-plus EnvFrom', c.envFrom) : undefined,
     ...(Array.isArray(c.envFrom) ? c.envFrom.flatMap((e, i) => (e instanceof AgentEnvFrom ? e.problems(`${prop}.envFrom[${i}]`) : [])) : []),
   );
-  for (const key of Object.keys(c).filter((k) => !CONTAINER_KEYS.includes(k))) {
-    problems.push(problem(`${prop}[key]`, `one of ${CONTAINER_KEYS.join(', ')}`, key));
-  }
+  problems.push(...unknownKeys(prop, c, { known: CONTAINER_KEYS, elsewhere: CONTAINER_ELSEWHERE }));
   if (c.env !== undefined) {
     if (!isRecord(c.env)) {
       problems.push(problem(`${prop}.env`, 'an object of variable names to EnvValue (e.g. DownwardApi.nodeName())', c.env));

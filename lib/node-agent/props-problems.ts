@@ -13,6 +13,7 @@ import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
 import { checkAnnotations, checkDns1123Label, checkDns1123Subdomain, checkInteger, checkLabels, checkLabelValue, checkQualifiedName, checkSingleLine, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
 import { NodePolicy } from '../node-policy';
 import { askChecks } from '../prop-checks';
+import { unknownKeys } from '../prop-keys';
 import { adoptionCrossProblems, adoptionProblems, ownName } from './adoption';
 import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, configMountProblems, configProblems, configVolume } from './config';
 import { containerNameProblems, podHostProcessProblems, podNameProblems, podSecurityContextProblems, podWindowsProblems } from './container-checks';
@@ -29,6 +30,8 @@ import { AgentUpdateStrategy } from './update-strategy';
 import { AgentMount, AgentVolume, checkAbsolutePath } from './volumes';
 import { wavesProblems } from './waves';
 
+const HOST_PATH_KEYS = ['name', 'hostPath', 'mountPath', 'type', 'propagation'];
+
 const PROP_KEYS = [
   'policy', 'name', 'adopt', 'mainContainer', 'boundHostPorts', 'containers', 'initContainers', 'volumes', 'hostPaths', 'hostNetwork', 'hostPID', 'hostIPC', 'hostProcess',
   'serviceAccount', 'serviceAccountName', 'serviceAccounts', 'grants', 'services', 'customResourceDefinitions', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups', 'podSecurity',
@@ -36,6 +39,9 @@ const PROP_KEYS = [
   'updateStrategy', 'labels', 'version', 'component', 'partOf', 'annotations', 'waivers', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
   'recursiveReadOnly', 'waves',
 ];
+
+const ON_THE_POLICY = 'goes on the policy: a NodePolicy (NodePolicyProps) given as policy';
+const AGENT_ELSEWHERE: Record<string, string> = Object.fromEntries(['tolerations', 'matchLabels', 'matchExpressions', 'operatingSystem', 'architectures', 'nodeSelector', 'affinity'].map((k) => [k, ON_THE_POLICY]));
 
 /** @internal Every volume of the pods: `volumes`, the `hostPaths` shorthand, and the config's. */
 export function declaredVolumes(props: NodeAgentProps): AgentVolume[] {
@@ -104,9 +110,7 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   if (props.hostProcess === true && windows) {
     problems.push(...podHostProcessProblems(props as unknown as Record<string, unknown>));
   }
-  for (const key of Object.keys(props).filter((k) => !PROP_KEYS.includes(k))) {
-    problems.push(problem('props[key]', `one of ${PROP_KEYS.join(', ')}`, key));
-  }
+  problems.push(...unknownKeys('props', props, { known: PROP_KEYS, what: 'NodeAgentProps', elsewhere: AGENT_ELSEWHERE }));
   if (windows) {
     problems.push(...podWindowsProblems(props as unknown as Record<string, unknown>));
   }
@@ -291,6 +295,7 @@ function volumeProblems(props: NodeAgentProps, windows: boolean): Problem[] {
       props.hostPaths.forEach((m, i) => {
         const mount: Record<string, unknown> = isRecord(m) ? m : {};
         problems.push(
+          ...unknownKeys(`hostPaths[${i}]`, m, { known: HOST_PATH_KEYS }),
           ...AgentVolume.hostPath(mount.name as string, mount.hostPath as string, { type: mount.type as kplus.HostPathVolumeType }).problems(`hostPaths[${i}]`, windows)
             .map((p) => p.replace(`'hostPaths[${i}].path'`, `'hostPaths[${i}].hostPath'`)),
           ...defined(

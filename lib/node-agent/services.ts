@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { checkInternalTrafficPolicy, checkService } from '../checks/api/core';
 import { checkAnnotations, defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { askChecks, PropPath } from '../prop-checks';
+import { unknownKeys } from '../prop-keys';
 import { serviceNameProblem } from './adoption';
 import { AgentContainer } from './containers';
 
@@ -78,7 +79,7 @@ export function servicesProblems(services: unknown, containers: readonly AgentCo
       problems.push(problem(at, 'an AgentService { name, ports, ... }', s));
       return;
     }
-    problems.push(...Object.keys(s).filter((k) => !SERVICE_KEYS.includes(k)).map((k) => problem(`${at}[key]`, `one of ${SERVICE_KEYS.join(', ')}`, k)));
+    problems.push(...unknownKeys(`${at}`, s, { known: SERVICE_KEYS }));
     problems.push(...defined(
       serviceNameProblem(`${at}.name`, s.name),
       names.has(s.name) ? problem(`${at}.name`, "a name no other of 'services' has", s.name) : undefined,
@@ -103,7 +104,7 @@ export function servicesProblems(services: unknown, containers: readonly AgentCo
       }
       const target = containerPort(containers, p.port);
       problems.push(...defined(
-        ...Object.keys(p).filter((k) => !PORT_KEYS.includes(k)).map((k) => problem(`${pat}[key]`, `one of ${PORT_KEYS.join(', ')}`, k)),
+        ...unknownKeys(`${pat}`, p, { known: PORT_KEYS }),
         target === undefined ? problem(`${pat}.port`, 'the name or number of a container port of the agent', p.port) : undefined,
         p.servicePort !== undefined && !Number.isInteger(p.servicePort) ? problem(`${pat}.servicePort`, 'an integer', p.servicePort) : undefined,
         p.name !== undefined && typeof p.name !== 'string' ? problem(`${pat}.name`, 'a string', p.name) : undefined,

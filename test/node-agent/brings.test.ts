@@ -52,7 +52,7 @@ describe('more ServiceAccounts', () => {
     expect(errorOf({ serviceAccount: {}, serviceAccounts: [{ name: 'node-agent-calico-node' }, { name: 'default' }, { name: 'x', automountToken: false } as never] })).toEqual([
       "test/Agent: 'serviceAccounts[0].name' must be a ServiceAccount the agent does not create already (its own, or another of 'serviceAccounts') but got \"node-agent-calico-node\"",
       "test/Agent: 'serviceAccounts[1].name' must be another name than 'default' (the namespace's own ServiceAccount) but got \"default\"",
-      "test/Agent: 'serviceAccounts[2]' key must be one of name, rbacNames, rules, namespacedRules, rulesIn, clusterRoles, dangerousGrantsReason, subjects (its token is no pod's: no automountToken) but got \"automountToken\"",
+      "test/Agent: 'serviceAccounts[2]' key \"automountToken\" is not a prop here: it is the agent's own ServiceAccount's (serviceAccount.automountToken): this token is no pod's",
     ]);
   });
 });
