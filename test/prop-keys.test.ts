@@ -39,7 +39,7 @@ describe('unknownKeys', () => {
     // WHEN
     const problems = unknownKeys('props', { name: 'a', tolerations: [] }, rules);
     // THEN
-    expect(problems).toEqual([`'props' key "tolerations" is not a prop here: it goes on the policy (NodePolicyProps.tolerations)`]);
+    expect(problems).toEqual(['\'props\' key "tolerations" is not a prop here: it goes on the policy (NodePolicyProps.tolerations)']);
   });
 
   test('names the type instead of listing many keys', () => {
@@ -48,7 +48,7 @@ describe('unknownKeys', () => {
     // WHEN
     const problems = unknownKeys('props', { other: 1 }, { known, what: 'BigProps' });
     // THEN
-    expect(problems).toEqual([`'props' key must be a prop of BigProps but got "other"`]);
+    expect(problems).toEqual(['\'props\' key must be a prop of BigProps but got "other"']);
   });
 });
 
