@@ -23,7 +23,7 @@ import { createCrds } from './custom-resources';
 import { createExtraServiceAccounts, createGrants } from './grants';
 import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, imageTag, recommendedLabels } from './metadata';
 import { createMetrics } from './metrics';
-import { podSecurityProblems, RenderedPodSecurity, renderedPodSecurity } from './pod-security';
+import { podSecurityProblems, RenderedPodSecurity, renderedPodSecurity, writableHostPathProblems } from './pod-security';
 import { NodeAgentProps } from './props';
 import { configMapNameOf, declaredVolumes, mainContainerOf, mountPathProblems, propsProblems, runAsGroupOf } from './props-problems';
 import { createRbac, rbacNames } from './rbac';
@@ -277,8 +277,9 @@ export class NodeAgent extends Construct {
     createServices(this, props.services ?? [], props.containers, podsOfAgent, shared);
 
     // What the pod needs is what the checks say of the rendered pod.
-    const needs = renderedPodSecurity(this.renderDaemonSet(), this.kubernetesVersion);
-    reportProblems(this, podSecurityProblems(props.podSecurity, needs));
+    const rendered = this.renderDaemonSet();
+    const needs = renderedPodSecurity(rendered, this.kubernetesVersion);
+    reportProblems(this, [...podSecurityProblems(props.podSecurity, needs), ...writableHostPathProblems(props.podSecurity, podTemplateOf(rendered) as { spec: Record<string, unknown> } | undefined)]);
     this.podSecurityLevel = needs.level;
     this.writeWaivers(needs);
     this.judgeOwnObjects();

@@ -107,7 +107,7 @@ describe('volumes declared once, mounted per container', () => {
     const mounts = [{ volume: 'kubelet', path: '/var/lib/kubelet', readOnly: false, propagation: kplus.MountPropagation.BIDIRECTIONAL }];
     expect(build({ containers: [container('plugin', { mounts })], volumes, podSecurity: privileged }))
       .toThrow(/'containers\[0\]\.mounts\[0\]\.propagation' must be unset \(Bidirectional mount propagation is available only to privileged containers\) but got "Bidirectional"/);
-    const ds = daemonSetOf({ containers: [container('plugin', { mounts, securityContext: { privileged: true } })], volumes, podSecurity: privileged });
+    const ds = daemonSetOf({ containers: [container('plugin', { mounts, securityContext: { privileged: true } })], volumes, podSecurity: { ...privileged, writableHostPathsReason: 'a CSI node plugin shares its mounts with the kubelet' } });
     expect(ds.spec.template.spec.containers[0].volumeMounts[0]).toMatchObject({ mountPropagation: 'Bidirectional' });
   });
 
