@@ -12,6 +12,7 @@ import { checkApiValidation } from './api-validation';
 import { checkCustomResource, checkCustomResourceDefinition, CrdIndex, crdIndex, groupOf, isCustomGroup } from './crds';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
 import { FieldProblem, Finding, KubeObject, show } from './finding';
+import { checkHostPortClashes } from './host-port-clashes';
 import { readFiles } from './input/files';
 import { Entry, Note, prefixed, readManifests, TextInput } from './input/manifests';
 import { JudgedVersion, judgedVersion } from './judged-version';
@@ -208,7 +209,7 @@ function judge(entries: readonly Entry[], options: CheckOptions): { findings: Fi
   const fallback = (options.podSecurity ?? PodSecurityLevel.RESTRICTED) as PodSecurityLevel;
   const normalized = entries.map((e) => (isRecord(e.object) ? normalize(e.object, version) : undefined));
   const objects = normalized.map((n) => n?.object).filter(isRecord);
-  const across = mergeProblems(checkPdbsAgainstDaemonSets(objects), checkWaveOverlaps(objects));
+  const across = mergeProblems(checkPdbsAgainstDaemonSets(objects), checkWaveOverlaps(objects), checkHostPortClashes(objects));
   const policies = namespacePolicies(objects);
   const crds = crdIndex(objects);
   const findings: Finding[] = [];
