@@ -66,10 +66,11 @@ function conflicts(a: BoundPort, b: BoundPort): boolean {
 
 /**
  * Every clash among the users, in their order: the later user, its port,
- * and the message naming both, the port and a node both select.
+ * and the message naming both, the port and a node both select. `together`
+ * says whether two users can be applied side by side (alternatives cannot).
  */
-export function hostPortClashes(users: readonly HostPortUser[]): Array<{ user: HostPortUser; port: BoundPort; message: string }> {
-  const clashes: Array<{ user: HostPortUser; port: BoundPort; message: string }> = [];
+export function hostPortClashes<T extends HostPortUser>(users: readonly T[], together: (a: T, b: T) => boolean = () => true): Array<{ user: T; port: BoundPort; message: string }> {
+  const clashes: Array<{ user: T; port: BoundPort; message: string }> = [];
   // Only users that bind a port someone else binds are compared.
   const byPort = new Map<number, number[]>();
   users.forEach((u, i) => new Set(u.ports.map((p) => p.port)).forEach((port) => byPort.set(port, [...(byPort.get(port) ?? []), i])));
@@ -79,7 +80,7 @@ export function hostPortClashes(users: readonly HostPortUser[]): Array<{ user: H
       for (const i of byPort.get(port.port) ?? []) {
         const earlier = users[i];
         if (i >= j || seen.has(i) || (later.agent !== undefined && later.agent === earlier.agent)) continue;
-        if (!earlier.ports.some((p) => conflicts(p, port))) continue;
+        if (!earlier.ports.some((p) => conflicts(p, port)) || !together(earlier, later)) continue;
         const node = sharedNode(earlier.selection, later.selection);
         if (!node) continue;
         seen.add(i);
@@ -104,7 +105,7 @@ export function checkHostPortClashes(objects: readonly KubeObject[]): Map<KubeOb
   }
   const result = new Map<KubeObject, FieldProblem[]>();
   for (const { user, port, message } of hostPortClashes(users)) {
-    const obj = (user as HostPortUser & { obj: KubeObject }).obj;
+    const obj = user.obj;
     result.set(obj, [...(result.get(obj) ?? []), { rule: RULES.hostPortClash, path: `spec.template.spec.${port.path}`, message }]);
   }
   return result;

@@ -7,6 +7,7 @@ import { podTemplateOf } from '../checks/pod-templates';
 import { Severity, WAIVER_PREFIX } from '../checks/rules';
 import { KubernetesVersion } from '../checks/versions';
 import { DEFAULT_RUN_AS_ID } from '../defaults';
+import { watchHostPortClashes } from '../host-port-clashes';
 import { isRecord } from '../k8s/syntax';
 import { AGENT_LABEL, WAVE_LABEL } from '../k8s/waves';
 import { KubernetesTarget, kubernetesTarget, targetAnnotations } from '../kubernetes-target';
@@ -287,6 +288,7 @@ export class NodeAgent extends Construct {
     this.judged = true;
     watchNameClashes(this);
     watchSelectorOverlaps(this);
+    watchHostPortClashes(this, podTemplateOf(rendered)?.spec, agentProps.boundHostPorts);
     // The earlier waves: agents of their own, through the same rendering, sharing this one's ServiceAccount.
     this.earlierWaves = (waves ?? []).slice(0, -1).map((w, i) => new NodeAgent(this, `Wave-${w.name}`,
       earlierWaveProps(agentProps, mainContainerOf(agentProps), i, wavePolicy(this, agentProps.policy, waves!, i), this.serviceAccountName, automount)));
