@@ -52,7 +52,7 @@ describe('check: hostport-clash', () => {
     expect(clashes([a, udp, other, windows])).toEqual([]);
   });
 
-  test("two waves of one agent share their ports by design and pass (wave-overlap judges whether they meet)", () => {
+  test('two waves of one agent share their ports by design and pass (wave-overlap judges whether they meet)', () => {
     // GIVEN two waves of one agent that, wrongly, meet
     const waveOf = (wave: string) => {
       const ds = daemonSet(`agent-${wave}`, { containerPort: 9100, hostPort: 9100 });
