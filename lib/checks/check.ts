@@ -174,6 +174,8 @@ interface PodSecurityProblem extends FieldProblem {
   readonly severity?: Severity;
   /** The namespace of the input that enforces it: a waiver does not admit the pod there. */
   readonly enforcedBy?: NamespacePolicy;
+  /** The namespace of the input that admits it: reported only when waived, so that a waiver is counted whatever admits the pod. */
+  readonly admittedBy?: NamespacePolicy;
 }
 
 /**
@@ -188,10 +190,14 @@ function podSecurityOf(obj: KubeObject, pod: PodTemplate | undefined, policies: 
   if (!policy) return checkPodSecurity(pod, fallback, minorOf(version));
   const enforced = checkPodSecurity(pod, policy.enforce, podSecurityVersion(policy.enforceVersion, version)).map((p) => ({ ...p, enforcedBy: policy }));
   const warn = policy.warn;
-  if (warn === undefined || warn === policy.enforce || !isAtLeastAsStrict(warn, policy.enforce)) return enforced;
-  const warned = checkPodSecurity(pod, warn, podSecurityVersion(policy.warnVersion, version)).filter((p) => !enforced.some((e) => e.path === p.path && e.rule === p.rule))
-    .map((p) => ({ ...p, severity: Severity.WARNING, message: `${p.message} (namespace ${show(policy.name)} warns at "${warn}")` }));
-  return [...enforced, ...warned];
+  const warned = warn === undefined || warn === policy.enforce || !isAtLeastAsStrict(warn, policy.enforce) ? []
+    : checkPodSecurity(pod, warn, podSecurityVersion(policy.warnVersion, version)).filter((p) => !enforced.some((e) => e.path === p.path && e.rule === p.rule))
+      .map((p) => ({ ...p, severity: Severity.WARNING, message: `${p.message} (namespace ${show(policy.name)} warns at "${warn}")` }));
+  // What "restricted" would refuse and the namespace admits: the caller keeps the waived ones, so a waiver counts whatever admits the pod.
+  const seen = [...enforced, ...warned];
+  const admitted = checkPodSecurity(pod, PodSecurityLevel.RESTRICTED, podSecurityVersion(policy.enforceVersion, version)).filter((p) => !seen.some((e) => e.path === p.path && e.rule === p.rule))
+    .map((p) => ({ ...p, admittedBy: policy, message: `${p.message} (namespace ${show(policy.name)} in the input enforces "${policy.enforce}", which admits it)` }));
+  return [...seen, ...admitted];
 }
 
 /** The problems of the rules across objects, by object. */
@@ -233,7 +239,9 @@ function judge(entries: readonly Entry[], options: CheckOptions): { findings: Fi
     for (const p of [...n.problems, ...shape]) findings.push(finding(p, waivers.get(p.rule.id)));
     for (const p of podSecurityOf(n.object, served ? pod : undefined, policies, fallback, version)) {
       const waiver = waivers.get(p.rule.id);
-      if (p.enforcedBy) {
+      if (p.admittedBy) {
+        if (waiver !== undefined) findings.push(finding(p, waiver, p.severity));
+      } else if (p.enforcedBy) {
         // The server refuses the pod whatever the annotation says.
         const note = `namespace ${show(p.enforcedBy.name)} in the input enforces "${p.enforcedBy.enforce}"${waiver !== undefined ? ', and a waiver does not admit the pod there' : ''}`;
         findings.push(finding({ ...p, message: `${p.message} (${note})` }, undefined, p.severity));
