@@ -234,7 +234,16 @@ describe('node-reporter eligible reads what kubectl and the API give', () => {
     expect(out).toContain('(node linux-1: kubernetes.io/os is set by the kubelet or the cloud provider from the node itself and cannot be labelled by hand; select the nodes by a label of your own instead)');
   });
 
+  test("never suggests setting a label a known operator owns, and names the operator (nvidia.com/gpu.present: NVIDIA's GPU feature discovery)", () => {
+    // GIVEN a node without the GPU label a GPU agent selects
+    const { out } = run(['eligible', '--nodes', '-', '--selector', 'nvidia.com/gpu.present=true'], list([node('cpu-1', {}, {})]));
+    // THEN no kubectl label line, and the owner named
+    expect(out).not.toContain('kubectl label');
+    expect(out).toContain("(node cpu-1: nvidia.com/gpu.present is set by NVIDIA's GPU feature discovery (the GPU Operator) from the node's hardware or its cloud; labelling it by hand would lie about the node: run that on the cluster, or select the nodes by a label of your own instead)");
+  });
+
   test.each([
+    ['nvidia.com/gpu.present', false], ['nvidia.com/gpu.product', false], ['feature.node.kubernetes.io/cpu-cpuid.AVX2', false], ['nvidia.com/gpu.deploy.dcgm-exporter', true],
     ['node-role.kubernetes.io/agents', true], ['node.kubernetes.io/exclude-from-external-load-balancers', true], ['example.com/tier', true], ['tier', true],
     ['kubernetes.io/os', false], ['node.kubernetes.io/instance-type', false], ['topology.kubernetes.io/zone', false], ['beta.kubernetes.io/arch', false],
   ])('treats %s as a label a person may set: %s', (key, user) => {
