@@ -138,6 +138,7 @@ describe('node-reporter eligible', () => {
   test.each([
     ['an unknown flag', ['eligible', '--nodes', 'x', '--verbose'], 'node-reporter eligible: unknown option "--verbose" (see node-reporter eligible --help)'],
     ['a misspelt flag', ['eligible', '--node', 'x'], 'node-reporter eligible: unknown option "--node"; did you mean --nodes? (see node-reporter eligible --help)'],
+    ['a Kubernetes version, which changes no answer', ['eligible', '--nodes', 'x', '--kubernetes-version', '1.30'], 'node-reporter eligible: --kubernetes-version changes no answer of eligible: the DaemonSet controller picks nodes alike at every supported version (1.28 to 1.36) (see node-reporter eligible --help)'],
     ['a missing --nodes', ['eligible'], 'node-reporter eligible: --nodes FILE is required (see node-reporter eligible --help)'],
     ['a selector without =', ['eligible', '--nodes', 'x', '--selector', 'tier'], 'node-reporter eligible: --selector must be KEY=VALUE but got "tier" (see node-reporter eligible --help)'],
     ['a flag without its value', ['eligible', '--nodes'], "node-reporter eligible: Option '--nodes <value>' argument missing (see node-reporter eligible --help)"],
@@ -232,6 +233,13 @@ describe('node-reporter eligible reads what kubectl and the API give', () => {
     const { out } = run(['eligible', '--nodes', '-', '--selector', 'kubernetes.io/os=windows'], list([node('linux-1', {}, { 'kubernetes.io/os': 'linux' })]));
     expect(out).not.toContain('kubectl label');
     expect(out).toContain('(node linux-1: kubernetes.io/os is set by the kubelet or the cloud provider from the node itself and cannot be labelled by hand; select the nodes by a label of your own instead)');
+  });
+
+  test('says in its help that the Kubernetes version changes no answer', () => {
+    // GIVEN / WHEN
+    const { out } = run(['eligible', '--help']);
+    // THEN
+    expect(out).toContain('the answer is the same at every supported Kubernetes version (1.28 to 1.36)');
   });
 
   test("never suggests setting a label a known operator owns, and names the operator (nvidia.com/gpu.present: NVIDIA's GPU feature discovery)", () => {
