@@ -82,7 +82,7 @@ export function labelOwner(key: string): string | undefined {
   return OPERATOR_LABELS.find(([start]) => key.startsWith(start))?.[1];
 }
 
-/** Whether a person may set this node label: no kubelet, cloud provider or known operator owns it ({@link labelOwner}). */
+/** Whether a person may set this node label: no kubelet, cloud provider or known operator (NVIDIA GPU feature discovery, Node Feature Discovery, ...) owns it. */
 export function isUserLabel(key: string): boolean {
   return labelOwner(key) === undefined;
 }
