@@ -26,6 +26,12 @@ export interface AgentServicePort {
    * @default - the container port's name
    */
   readonly name?: string;
+  /**
+   * The port's application protocol (`http`, `grpc`, `kubernetes.io/h2c`, a
+   * prefixed name of your own), for meshes and gateways that read it.
+   * @default - none
+   */
+  readonly appProtocol?: string;
 }
 
 /** A Service that selects the agent's pods. */
@@ -52,7 +58,7 @@ export interface AgentService {
 }
 
 const SERVICE_KEYS = ['name', 'ports', 'headless', 'internalTrafficPolicy', 'annotations'];
-const PORT_KEYS = ['port', 'servicePort', 'name'];
+const PORT_KEYS = ['port', 'servicePort', 'name', 'appProtocol'];
 
 function containerPort(containers: readonly AgentContainer[], port: unknown): kplus.ContainerPort | undefined {
   return containers.flatMap((c) => (Array.isArray(c.ports) ? c.ports.filter(isRecord) as kplus.ContainerPort[] : []))
@@ -109,7 +115,7 @@ export function servicesProblems(services: unknown, containers: readonly AgentCo
         p.servicePort !== undefined && !Number.isInteger(p.servicePort) ? problem(`${pat}.servicePort`, 'an integer', p.servicePort) : undefined,
         p.name !== undefined && typeof p.name !== 'string' ? problem(`${pat}.name`, 'a string', p.name) : undefined,
       ));
-      if (target !== undefined) rendered.push({ name: p.name ?? target.name, port: p.servicePort ?? target.number, protocol: target.protocol ?? kplus.Protocol.TCP });
+      if (target !== undefined) rendered.push({ name: p.name ?? target.name, port: p.servicePort ?? target.number, protocol: target.protocol ?? kplus.Protocol.TCP, appProtocol: p.appProtocol });
     });
     // The ports' numbers, names and uniqueness are the API server's (ValidateService): asked of the checks on the Service's ports as rendered.
     if (rendered.length === s.ports.length) {
@@ -137,6 +143,7 @@ export function createServices(scope: Construct, services: readonly AgentService
           port: p.servicePort ?? target.number,
           targetPort: target.name !== undefined ? kplus.k8s.IntOrString.fromString(target.name) : kplus.k8s.IntOrString.fromNumber(target.number),
           protocol: target.protocol ?? 'TCP',
+          ...(p.appProtocol !== undefined ? { appProtocol: p.appProtocol } : {}),
         };
       }),
     },

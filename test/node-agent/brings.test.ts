@@ -121,6 +121,16 @@ describe('Services', () => {
     expect(checkObjects(objects).filter(isBlocking)).toEqual([]);
   });
 
+  test('a Service port carries its appProtocol, and one the API server refuses is refused naming the prop', () => {
+    // GIVEN / WHEN
+    const objects = objectsOf({ services: [{ name: 'calico-node', ports: [{ port: 'metrics', appProtocol: 'http' }] }] });
+    // THEN
+    expect(only(objects, 'Service', 'calico-node').spec.ports).toEqual([{ name: 'metrics', port: 9091, targetPort: 'metrics', protocol: 'TCP', appProtocol: 'http' }]);
+    expect(checkObjects(objects).filter(isBlocking)).toEqual([]);
+    expect(errorOf({ services: [{ name: 's', ports: [{ port: 'metrics', appProtocol: 'not a protocol' }] }] }))
+      .toEqual([expect.stringMatching(/^test\/Agent: 'services\[0\]\.ports\[0\]\.appProtocol' must be a qualified name .* but got "not a protocol"$/)]);
+  });
+
   test('refuses a port the agent does not have, and unnamed ports of a Service with several', () => {
     const chart = () => objectsOf({
       containers: [{ name: 'calico-node', image: 'quay.io/calico/node:v3.30.3', ports: [{ number: 9091 }, { number: 9099 }] }],
