@@ -380,6 +380,11 @@ export function containerProblems(prop: string, c: unknown, defaults: ContainerD
   if (!isRecord(c)) {
     return [problem(prop, 'an AgentContainer { name, image, ... }', c)];
   }
+  // The envFrom sources' shapes, apart: the API server's rules on envFrom are asked only once these are right.
+  const envFromProblems = defined(
+    c.envFrom !== undefined && !(Array.isArray(c.envFrom) && c.envFrom.every(hasToKube)) ? problem(`${prop}.envFrom`, 'an array of AgentEnvFrom (AgentEnvFrom.configMap(...), .secret(...)) or cdk8s-plus EnvFrom', c.envFrom) : undefined,
+    ...(Array.isArray(c.envFrom) ? c.envFrom.flatMap((e, i) => (e instanceof AgentEnvFrom ? e.problems(`${prop}.envFrom[${i}]`) : [])) : []),
+  );
   const problems = defined(
     checkImage(`${prop}.image`, c.image),
     c.command !== undefined ? checkStringArray(`${prop}.command`, c.command) : undefined,
@@ -387,8 +392,7 @@ export function containerProblems(prop: string, c: unknown, defaults: ContainerD
     c.workingDir !== undefined ? checkAbsolutePath(`${prop}.workingDir`, c.workingDir, defaults.windows) : undefined,
     c.lifecycle !== undefined && !(isRecord(c.lifecycle) && Object.entries(c.lifecycle).every(([k, h]) => ['postStart', 'preStop'].includes(k) && (h === undefined || hasToKube(h))))
       ? problem(`${prop}.lifecycle`, 'an object { postStart?, preStop? } of cdk8s-plus Handlers (Handler.fromCommand(...), .fromHttpGet(...))', c.lifecycle) : undefined,
-    c.envFrom !== undefined && !(Array.isArray(c.envFrom) && c.envFrom.every(hasToKube)) ? problem(`${prop}.envFrom`, 'an array of AgentEnvFrom (AgentEnvFrom.configMap(...), .secret(...)) or cdk8s-plus EnvFrom', c.envFrom) : undefined,
-    ...(Array.isArray(c.envFrom) ? c.envFrom.flatMap((e, i) => (e instanceof AgentEnvFrom ? e.problems(`${prop}.envFrom[${i}]`) : [])) : []),
+    ...envFromProblems,
   );
   problems.push(...unknownKeys(prop, c, { known: CONTAINER_KEYS, elsewhere: CONTAINER_ELSEWHERE }));
   if (c.env !== undefined) {
@@ -416,7 +420,7 @@ export function containerProblems(prop: string, c: unknown, defaults: ContainerD
   if (c.ports !== undefined) {
     problems.push(...portProblems(`${prop}.ports`, c.ports));
   }
-  problems.push(...containerApiProblems(prop, c, defaults));
+  problems.push(...containerApiProblems(prop, c, defaults, envFromProblems.length === 0));
   if (c.mounts !== undefined) {
     if (!Array.isArray(c.mounts)) {
       problems.push(problem(`${prop}.mounts`, 'an array of AgentMount { volume, path, ... }', c.mounts));

@@ -319,7 +319,8 @@ export class AgentVolume {
         problems.push(...defined(o.defaultMode !== undefined ? checkWhole(`${prop}.defaultMode`, o.defaultMode) : undefined));
       }
     }
-    return [...problems, ...volumeApiProblems(prop, this)];
+    // The API server's rules only once the shapes are right: a volume of wrong shapes does not render.
+    return problems.length > 0 ? problems : volumeApiProblems(prop, this);
   }
 
   /** @internal the L1 volume */

@@ -121,6 +121,14 @@ describe('volumes declared once, mounted per container', () => {
     expect(build({ volumes: [AgentVolume.emptyDir('t'), AgentVolume.emptyDir('t')] })).toThrow(/'volumes\[1\]\.name' must be a volume name no other volume uses but got "t"/);
   });
 
+  test('a volume of wrong shapes is refused by its shapes alone: the API server\'s rules are asked only of one that renders', () => {
+    // GIVEN a ConfigMap volume whose optional is no boolean and whose mode is out of range
+    const volumes = [AgentVolume.configMap('c', 'cm', { optional: 'yes' as never, defaultMode: 0o7777 })];
+    // WHEN / THEN the shape is named, and no API rule follows it until the shape is right
+    expect(build({ volumes })).toThrow(/^test\/Agent: 'volumes\[0\]\.optional' must be a boolean but got "yes"$/);
+    expect(build({ volumes })).not.toThrow(/defaultMode/);
+  });
+
   test('refuses bad sources at construction, each naming its prop', () => {
     expect(build({ volumes: [AgentVolume.hostPath('h', 'var/log')], podSecurity: privileged })).toThrow(/'volumes\[0\]\.path' must be an absolute path/);
     expect(build({ volumes: [AgentVolume.hostPath('h', '/x', { type: 'Dir' as kplus.HostPathVolumeType })], podSecurity: privileged })).toThrow(/'volumes\[0\]\.type' must be one of "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate"/);
