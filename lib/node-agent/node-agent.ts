@@ -250,7 +250,7 @@ export class NodeAgent extends Construct {
     const serviceName = props.adopt?.serviceNames?.metrics ?? ownName(this.name);
     this.ds = new AgentDaemonSet(this, 'Resource', {
       metadata: { name: this.name, labels, annotations },
-      podMetadata: { labels, annotations: { ...props.annotations } },
+      podMetadata: { labels: { ...props.podLabels, ...labels }, annotations: { ...props.annotations } },
       // cdk8s-plus would select on a label derived from the construct path.
       select: false,
       minReadySeconds: this.minReadySeconds,

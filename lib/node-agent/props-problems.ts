@@ -37,7 +37,7 @@ const PROP_KEYS = [
   'serviceAccount', 'serviceAccountName', 'serviceAccounts', 'grants', 'services', 'customResourceDefinitions', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups', 'podSecurity',
   'priorityClassName', 'runtimeClassName', 'imagePullSecrets', 'shareProcessNamespace', 'dns', 'podAntiAffinity', 'metrics',
   'updateStrategy', 'labels', 'version', 'component', 'partOf', 'annotations', 'waivers', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
-  'recursiveReadOnly', 'waves',
+  'recursiveReadOnly', 'waves', 'podLabels',
 ];
 
 const ON_THE_POLICY = 'goes on the policy: a NodePolicy (NodePolicyProps) given as policy';
@@ -153,6 +153,13 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
     const selector = isRecord(props.adopt) && isRecord(props.adopt.selector) ? props.adopt.selector : { [SELECTOR_LABEL_KEY]: '' };
     for (const key of isRecord(props.labels) ? Object.keys(props.labels).filter((k) => Object.prototype.hasOwnProperty.call(selector, k)) : []) {
       problems.push(`'labels' must not set '${key}', a label of the selector this construct owns (so that it selects exactly the agent's pods), but got "${key}: ${props.labels[key]}"`);
+    }
+  }
+  if (props.podLabels !== undefined) {
+    problems.push(...checkLabels('podLabels', props.podLabels));
+    const selector = isRecord(props.adopt) && isRecord(props.adopt.selector) ? props.adopt.selector : { [SELECTOR_LABEL_KEY]: '' };
+    for (const key of isRecord(props.podLabels) ? Object.keys(props.podLabels).filter((k) => Object.prototype.hasOwnProperty.call(selector, k)) : []) {
+      problems.push(`'podLabels' must not set '${key}', a label of the selector this construct owns (so that it selects exactly the agent's pods), but got "${key}: ${props.podLabels[key]}"`);
     }
   }
   if (props.annotations !== undefined) {
