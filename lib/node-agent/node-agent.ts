@@ -17,7 +17,7 @@ import { watchSelectorOverlaps } from '../selector-overlaps';
 import { reportProblems } from '../validate-props';
 import { ownName, selectorOf } from './adoption';
 import { AgentDaemonSet } from './agent-daemon-set';
-import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, ConfigChange, configChecksum } from './config';
+import { CONFIG_CHECKSUM_ANNOTATION, ConfigChange, configChecksum, configVolumeName } from './config';
 import { containerNameProblems } from './container-checks';
 import { AgentContainer, ContainerDefaults, containerProblems, kplusContainerProps, renderSecurityContext } from './containers';
 import { createCrds } from './custom-resources';
@@ -213,7 +213,7 @@ export class NodeAgent extends Construct {
     this.volumesByName = new Map(this.volumes.map((v) => [v.name, v]));
     this.everyContainerMounts = [
       ...(props.hostPaths ?? []).map((m) => ({ volume: m.name, path: m.mountPath, readOnly: true, propagation: m.propagation })),
-      ...(props.config?.mountPath !== undefined ? [{ volume: CONFIG_VOLUME, path: props.config.mountPath }] : []),
+      ...(props.config?.mountPath !== undefined ? [{ volume: configVolumeName(props.config), path: props.config.mountPath }] : []),
     ];
 
     this.version = props.version ?? imageTag(mainContainerOf(props).image);

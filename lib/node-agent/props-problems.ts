@@ -15,7 +15,7 @@ import { NodePolicy } from '../node-policy';
 import { askChecks } from '../prop-checks';
 import { unknownKeys } from '../prop-keys';
 import { adoptionCrossProblems, adoptionProblems, ownName } from './adoption';
-import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, configMountProblems, configProblems, configVolume } from './config';
+import { CONFIG_CHECKSUM_ANNOTATION, configMountProblems, configProblems, configVolume, configVolumeName } from './config';
 import { containerNameProblems, podHostProcessProblems, podNameProblems, podSecurityContextProblems, podWindowsProblems } from './container-checks';
 import { AgentContainer, ContainerDefaults, containerProblems } from './containers';
 import { crdsProblems } from './custom-resources';
@@ -197,7 +197,7 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   const defaults: ContainerDefaults = { runAsUser: props.runAsUser ?? DEFAULT_RUN_AS_ID, runAsGroup: runAsGroupOf(props), windows, hostNetwork, version };
   const everyContainer = [
     ...(Array.isArray(props.hostPaths) ? props.hostPaths : []).map((m) => ({ volume: String(m?.name), path: m?.mountPath })),
-    ...(isRecord(props.config) && props.config.mountPath !== undefined ? [{ volume: CONFIG_VOLUME, path: props.config.mountPath }] : []),
+    ...(isRecord(props.config) && props.config.mountPath !== undefined ? [{ volume: configVolumeName(props.config), path: props.config.mountPath }] : []),
   ] as AgentMount[];
   const containers: AgentContainer[] = [];
   for (const [key, min] of [['containers', 1], ['initContainers', 0]] as const) {
@@ -274,7 +274,7 @@ function volumesOrNone(props: NodeAgentProps): AgentVolume[] {
   return [
     ...(Array.isArray(props.hostPaths) ? props.hostPaths.filter(isRecord).map((m) => AgentVolume.hostPath(m.name, m.hostPath, { type: m.type })) : []),
     ...(Array.isArray(props.volumes) ? props.volumes.filter((v): v is AgentVolume => v instanceof AgentVolume) : []),
-    ...(isRecord(props.config) ? [AgentVolume.configMap(CONFIG_VOLUME, ownName(typeof props.name === 'string' ? props.name : ''))] : []),
+    ...(isRecord(props.config) ? [AgentVolume.configMap(configVolumeName(props.config), ownName(typeof props.name === 'string' ? props.name : ''))] : []),
   ];
 }
 
@@ -318,7 +318,7 @@ function volumeProblems(props: NodeAgentProps, windows: boolean): Problem[] {
   if (props.config !== undefined) {
     problems.push(...configProblems(props.config, windows));
     if (isRecord(props.config) && isRecord(props.config.data)) {
-      names.push({ prop: 'config', name: CONFIG_VOLUME });
+      names.push({ prop: props.config.volumeName !== undefined ? 'config.volumeName' : 'config', name: configVolumeName(props.config) });
     }
   }
   // One name per volume is the API server's (ValidateVolumes): asked of the checks, in the pod's order (hostPaths, volumes, config).
