@@ -6,6 +6,7 @@
 import { Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import {
+  AgentUpdateStrategy,
   LabeledNodePolicy,
   NodeAgent,
   NodePolicy,
@@ -124,5 +125,23 @@ describe('every construct refuses an unknown prop from JavaScript', () => {
     const build = () => new NodeAgent(chart, 'Agent', props as never);
     // THEN
     expect(build).toThrow(/'containers\[0\]\.mounts\[0\]' key must be one of volume, path, readOnly, propagation, subPath but got "readonly"; did you mean "readOnly"\?/);
+  });
+});
+
+describe('options of the factories refuse an unknown key too', () => {
+  test('a misspelt rolling update option is refused when the agent is built, with the one meant', () => {
+    // GIVEN
+    const chart = Testing.chart();
+    const props = agent({ updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxUnavaliable: kplus.PercentOrAbsolute.absolute(2) } as never) })(chart as never);
+    // WHEN
+    const build = () => new NodeAgent(chart, 'Agent', props as never);
+    // THEN
+    expect(build).toThrow(/'updateStrategy' key must be one of maxUnavailable, maxSurge but got "maxUnavaliable"; did you mean "maxUnavailable"\?/);
+  });
+
+  test('a misspelt toleration option is refused, with the one meant', () => {
+    // GIVEN / WHEN / THEN
+    expect(() => NodeToleration.exists('example.com/dedicated', 'NoExecute' as never, { tolerationSecond: 60 } as never))
+      .toThrow(/'toleration options' key must be one of tolerationSeconds but got "tolerationSecond"; did you mean "tolerationSeconds"\?/);
   });
 });
