@@ -12,6 +12,7 @@ import { checkApiValidation } from './api-validation';
 import { checkCustomResource, checkCustomResourceDefinition, CrdIndex, crdIndex, groupOf, isCustomGroup } from './crds';
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
 import { FieldProblem, Finding, KubeObject, show } from './finding';
+import { checkWritableHostPaths } from './host-paths';
 import { checkHostPortClashes } from './host-port-clashes';
 import { readFiles } from './input/files';
 import { Entry, Note, prefixed, readManifests, TextInput } from './input/manifests';
@@ -130,6 +131,7 @@ function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdInde
       ...checkDaemonSetRules(obj, pod),
       ...checkCustomResourceDefinition(obj),
       ...checkRbacPolicy(obj),
+      ...checkWritableHostPaths(pod),
     ]),
     served: true,
   };

@@ -7,6 +7,10 @@
  * node's are other.
  */
 import * as path from 'node:path';
+import { isRecord } from '../k8s/syntax';
+import { FieldProblem } from './finding';
+import { PodTemplate } from './pod-templates';
+import { RULES } from './rules';
 
 /** Trees whose every path is sensitive. */
 const TREES = [
@@ -38,4 +42,34 @@ export function sensitiveHostPath(hostPath: string): string | undefined {
   if (socket) return 'a container runtime\'s socket';
   const above = [...TREES, ...SOCKETS].find((s) => s.startsWith(`${p}/`));
   return above ? `holds ${above}` : undefined;
+}
+
+/**
+ * The pod's writable mounts of sensitive host paths (a mount without
+ * `readOnly: true` of a hostPath volume), one problem per mount, in the
+ * pod's order (init containers first).
+ */
+export function checkWritableHostPaths(pod: PodTemplate | undefined): FieldProblem[] {
+  if (!pod) return [];
+  const spec = pod.spec;
+  const hostPaths = new Map<string, string>();
+  for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) {
+    if (isRecord(v) && isRecord(v.hostPath) && typeof v.hostPath.path === 'string') hostPaths.set(String(v.name), v.hostPath.path);
+  }
+  const problems: FieldProblem[] = [];
+  for (const list of ['initContainers', 'containers'] as const) {
+    (Array.isArray(spec[list]) ? spec[list] : []).forEach((c: unknown, i: number) => {
+      (isRecord(c) && Array.isArray(c.volumeMounts) ? c.volumeMounts : []).forEach((m: unknown, j: number) => {
+        const hostPath = isRecord(m) && m.readOnly !== true ? hostPaths.get(String(m.name)) : undefined;
+        const why = hostPath !== undefined ? sensitiveHostPath(hostPath) : undefined;
+        if (why === undefined || !isRecord(c) || !isRecord(m)) return;
+        problems.push({
+          rule: RULES.hostPathWritable,
+          path: `${pod.specPath ? `${pod.specPath}.` : ''}${list}[${i}].volumeMounts[${j}]`,
+          message: `container "${String(c.name)}" mounts volume "${String(m.name)}" (host path ${hostPath}, ${why}) writable at ${String(m.mountPath)}`,
+        });
+      });
+    });
+  }
+  return problems;
 }

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import { checkApiValidation } from '../checks/api-validation';
 import { PodSecurityLevel } from '../checks/pod-security';
 import { podTemplateOf } from '../checks/pod-templates';
-import { Severity, WAIVER_PREFIX } from '../checks/rules';
+import { RULES, Severity, WAIVER_PREFIX } from '../checks/rules';
 import { KubernetesVersion } from '../checks/versions';
 import { DEFAULT_RUN_AS_ID } from '../defaults';
 import { watchHostPortClashes } from '../host-port-clashes';
@@ -280,9 +280,9 @@ export class NodeAgent extends Construct {
     // What the pod needs is what the checks say of the rendered pod.
     const rendered = this.renderDaemonSet();
     const needs = renderedPodSecurity(rendered, this.kubernetesVersion);
-    reportProblems(this, [...podSecurityProblems(props.podSecurity, needs), ...writableHostPathProblems(props.podSecurity, podTemplateOf(rendered) as { spec: Record<string, unknown> } | undefined)]);
+    reportProblems(this, [...podSecurityProblems(props.podSecurity, needs), ...writableHostPathProblems(props.podSecurity, podTemplateOf(rendered))]);
     this.podSecurityLevel = needs.level;
-    this.writeWaivers(needs);
+    this.writeWaivers(needs, props.podSecurity?.writableHostPathsReason);
     this.judgeOwnObjects();
     // From now on every manifest of the DaemonSet is held to its level (see finish()).
     this.judged = true;
@@ -353,8 +353,9 @@ export class NodeAgent extends Construct {
   }
 
   /** One waiver annotation per control the pod breaks, with the `podSecurity` reason. */
-  private writeWaivers(needs: RenderedPodSecurity): void {
+  private writeWaivers(needs: RenderedPodSecurity, writableHostPathsReason?: string): void {
     const metadata = ApiObject.of(this.ds).metadata;
+    if (writableHostPathsReason !== undefined) metadata.addAnnotation(WAIVER_PREFIX + RULES.hostPathWritable.id, writableHostPathsReason);
     for (const rule of needs.rules) {
       metadata.addAnnotation(WAIVER_PREFIX + rule, this.podSecurityReason!);
     }

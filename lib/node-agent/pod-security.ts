@@ -4,8 +4,9 @@
  * here restates a control.
  */
 import { KubeObject } from '../checks/finding';
-import { sensitiveHostPath } from '../checks/host-paths';
+import { checkWritableHostPaths } from '../checks/host-paths';
 import { isAtLeastAsStrict, POD_SECURITY_LEVELS, PodSecurityLevel, podSecurityNeeds } from '../checks/pod-security';
+import { PodTemplate } from '../checks/pod-templates';
 import { podTemplateOf } from '../checks/pod-templates';
 import { KubernetesVersion, minorOf } from '../checks/versions';
 import { checkSingleLine, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
@@ -111,21 +112,9 @@ function controlsProblems(controls: unknown, needs: RenderedPodSecurity): Proble
  * needs `podSecurity.writableHostPathsReason`, which is refused when no
  * container writes one: the pod's reason was written for what it reads.
  */
-export function writableHostPathProblems(given: unknown, pod: { spec: Record<string, unknown> } | undefined): Problem[] {
+export function writableHostPathProblems(given: unknown, pod: PodTemplate | undefined): Problem[] {
   const reason = isRecord(given) ? given.writableHostPathsReason : undefined;
-  const spec = pod?.spec ?? {};
-  const hostPaths = new Map<string, string>();
-  for (const v of Array.isArray(spec.volumes) ? spec.volumes : []) {
-    if (isRecord(v) && isRecord(v.hostPath) && typeof v.hostPath.path === 'string') hostPaths.set(String(v.name), v.hostPath.path);
-  }
-  const written: string[] = [];
-  for (const c of [...(Array.isArray(spec.initContainers) ? spec.initContainers : []), ...(Array.isArray(spec.containers) ? spec.containers : [])]) {
-    for (const m of isRecord(c) && Array.isArray(c.volumeMounts) ? c.volumeMounts : []) {
-      const hostPath = isRecord(m) && m.readOnly !== true ? hostPaths.get(String(m.name)) : undefined;
-      const why = hostPath !== undefined ? sensitiveHostPath(hostPath) : undefined;
-      if (why !== undefined) written.push(`container "${c.name}" mounts volume "${m.name}" (host path ${hostPath}, ${why}) writable at ${m.mountPath}`);
-    }
-  }
+  const written = checkWritableHostPaths(pod).map((p) => p.message);
   if (reason === undefined) {
     return written.length > 0 ? [`'podSecurity.writableHostPathsReason' must say why the agent writes to the node's own files, or the mounts must be readOnly: ${written.join('; ')}`] : [];
   }
