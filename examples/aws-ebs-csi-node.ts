@@ -190,6 +190,7 @@ export class AwsEbsCsiNodeChart extends Chart {
       podSecurity: {
         level: PodSecurityLevel.PRIVILEGED,
         reason: "a CSI node plugin formats and mounts the node's block devices and shares its mounts with the kubelet",
+        writableHostPathsReason: "a CSI node plugin writes its socket and mounts under the kubelet's directory and formats devices in /dev",
       },
     });
 

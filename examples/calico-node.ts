@@ -249,6 +249,7 @@ export class CalicoNodeChart extends Chart {
       podSecurity: {
         level: PodSecurityLevel.PRIVILEGED,
         reason: "calico-node is the node's CNI: it programs routes and the packet filter in the host network namespace and installs the CNI plugin",
+        writableHostPathsReason: 'it writes the CNI configuration into /etc/cni/net.d and mounts the BPF filesystem under /sys/fs',
       },
     });
   }

@@ -361,6 +361,7 @@ export class CiliumChart extends Chart {
       podSecurity: {
         level: PodSecurityLevel.PRIVILEGED,
         reason: "Cilium is the node's CNI: it programs the host network (host network, BPF, sysctls, kernel modules) and installs the CNI plugin on the host",
+        writableHostPathsReason: "it writes the CNI configuration into /etc/cni/net.d, mounts the BPF filesystem and the cgroup root, and sets the kernel's network sysctls through /proc",
       },
     });
 

@@ -374,6 +374,7 @@ export class FalcoChart extends Chart {
       podSecurity: {
         level: PodSecurityLevel.PRIVILEGED,
         reason: "Falco loads a kernel driver and watches every process of the node through the host's /proc, /dev and /sys",
+        writableHostPathsReason: 'its driver loader builds and loads the kernel module into /lib/modules and /sys/module',
       },
     });
     namespace.admit(this.falco);

@@ -95,6 +95,7 @@ export class NvidiaDevicePluginChart extends Chart {
       podSecurity: {
         level: PodSecurityLevel.PRIVILEGED,
         reason: 'the NVIDIA device plugin registers with the kubelet through its socket directory and shares MPS and CDI files on the host, as root',
+        writableHostPathsReason: "it writes its registration socket into the kubelet's device-plugins directory",
       },
     });
 

@@ -3,6 +3,7 @@ import { labelNodeCommand, unlabelNodeCommand } from './eligibility/kubectl';
 import { checkLabelValue, checkQualifiedName, defined, isRecord, problem } from './k8s/syntax';
 import { NodePolicy } from './node-policy';
 import { NodeToleration } from './node-toleration';
+import { unknownKeys } from './prop-keys';
 
 /**
  * Props for {@link LabeledNodePolicy}.
@@ -50,7 +51,7 @@ export class LabeledNodePolicy extends NodePolicy {
   constructor(scope: Construct, id: string, props: LabeledNodePolicyProps) {
     // Judged before super() so that the messages name this construct's props.
     const problems = isRecord(props)
-      ? defined(checkQualifiedName('key', props.key), checkLabelValue('value', props.value))
+      ? [...defined(checkQualifiedName('key', props.key), checkLabelValue('value', props.value)), ...unknownKeys('props', props, { known: ['key', 'value', 'tolerations'] })]
       : [problem('props', 'an object { key, value, tolerations? }', props)];
     if (problems.length > 0) {
       const path = [scope.node.path, id].filter((p) => p !== '').join('/');

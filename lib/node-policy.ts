@@ -4,6 +4,7 @@ import { Affinity, affinityMatches, NodeSelectorRequirement, parseInt64, selecto
 import { checkLabels, checkLabelValue, defined, isRecord, Problem, problem } from './k8s/syntax';
 import { NodeToleration } from './node-toleration';
 import { askChecks } from './prop-checks';
+import { unknownKeys } from './prop-keys';
 import { reportProblems } from './validate-props';
 
 /** @internal The node label the kubelet sets to the node's operating system. */
@@ -115,6 +116,17 @@ export interface NodePolicyProps {
 
 const BRAND = Symbol.for('node-reporter.NodePolicy');
 
+/** @internal The keys of {@link NodePolicyProps}. */
+export const POLICY_KEYS = ['matchLabels', 'matchExpressions', 'anyOf', 'operatingSystem', 'architectures', 'tolerations'];
+
+/**
+ * The values the kubelet sets `kubernetes.io/os` to: Go's runtime.GOOS of a
+ * node that can run one (k8s.io/api/core/v1 well_known_labels.go LabelOSStable;
+ * the kubelet runs on Linux and Windows). Anything else, `Linux` included,
+ * matches no node.
+ */
+const OPERATING_SYSTEMS = ['linux', 'windows'];
+
 function copyRequirement(r: NodeSelectorRequirement): NodeSelectorRequirement {
   return { key: r.key, operator: r.operator, ...(r.values !== undefined ? { values: [...r.values] } : {}) };
 }
@@ -151,7 +163,7 @@ function problemsOf(props: NodePolicyProps): Problem[] {
   if (!isRecord(props)) {
     return [problem('props', 'an object of NodePolicyProps', props)];
   }
-  const problems: Problem[] = [];
+  const problems: Problem[] = unknownKeys('props', props, { known: POLICY_KEYS });
   if (props.matchLabels !== undefined) {
     problems.push(...checkLabels('matchLabels', props.matchLabels));
   }
@@ -176,7 +188,9 @@ function problemsOf(props: NodePolicyProps): Problem[] {
     }
   }
   if (props.operatingSystem !== undefined) {
-    problems.push(...defined(props.operatingSystem === '' ? problem('operatingSystem', 'a non-empty label value such as linux or windows', '') : checkLabelValue('operatingSystem', props.operatingSystem)));
+    if (!OPERATING_SYSTEMS.includes(props.operatingSystem)) {
+      problems.push(problem('operatingSystem', `one of ${OPERATING_SYSTEMS.join(', ')} (the kubelet's ${OS_LABEL} label: no node carries another)`, props.operatingSystem));
+    }
     if (isRecord(props.matchLabels) && OS_LABEL in props.matchLabels && props.matchLabels[OS_LABEL] !== props.operatingSystem) {
       problems.push(`'operatingSystem' and 'matchLabels.${OS_LABEL}' must agree but got ${JSON.stringify(props.operatingSystem)} and ${JSON.stringify(props.matchLabels[OS_LABEL])}`);
     }

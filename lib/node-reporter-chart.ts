@@ -7,11 +7,15 @@ import { checkDns1123Label, defined, isRecord, problem } from './k8s/syntax';
 import { kubernetesTarget } from './kubernetes-target';
 import { LabeledNodePolicy } from './labeled-node-policy';
 import { PodSecurityLevel } from './node-agent';
-import { NodeReporterDaemonSet, NodeReporterOptions } from './node-reporter-daemon-set';
+import { NodeReporterDaemonSet, NodeReporterOptions, REPORTER_KEYS } from './node-reporter-daemon-set';
 import { NodeToleration } from './node-toleration';
 import { checkOwnableNamespace } from './pod-security-namespace';
+import { unknownKeys } from './prop-keys';
 import { RestrictedNamespace } from './restricted-namespace';
 import { reportProblems } from './validate-props';
+
+/** The chart's own props; the rest are the reporter's. */
+const CHART_KEYS = ['namespace', 'createNamespace', 'variantGroup', 'policyKey', 'policyValue', 'tolerations'];
 
 /**
  * Props for {@link NodeReporterChart}.
@@ -98,6 +102,7 @@ export class NodeReporterChart extends Chart {
       ...(createNamespace ? checkOwnableNamespace('namespace', namespace) : defined(checkDns1123Label('namespace', namespace))),
       typeof createNamespace === 'boolean' ? undefined : problem('createNamespace', 'a boolean', createNamespace),
       props.variantGroup !== undefined && (typeof props.variantGroup !== 'string' || props.variantGroup === '') ? problem('variantGroup', 'a non-empty string', props.variantGroup) : undefined,
+      ...unknownKeys('props', props, { known: [...REPORTER_KEYS.filter((k) => k !== 'policy'), ...CHART_KEYS], what: 'NodeReporterChartProps', elsewhere: { policy: 'is made by the chart: set policyKey, policyValue and tolerations' } }),
     ] : [problem('props', 'an object of NodeReporterChartProps { version, ... }', props)]);
     this.variantGroup = props.variantGroup ?? DEFAULT_VARIANT_GROUP;
     if (createNamespace) {
@@ -109,7 +114,8 @@ export class NodeReporterChart extends Chart {
       value: props.policyValue ?? DEFAULT_POLICY_VALUE,
       tolerations: props.tolerations,
     });
-    this.reporter = new NodeReporterDaemonSet(this, 'NodeReporter', { ...props, policy: this.policy });
+    const reporterProps = Object.fromEntries(Object.entries(props).filter(([k]) => !CHART_KEYS.includes(k))) as unknown as NodeReporterOptions;
+    this.reporter = new NodeReporterDaemonSet(this, 'NodeReporter', { ...reporterProps, policy: this.policy });
   }
 
   /**

@@ -5,6 +5,7 @@ import { CONTAINER_NAME, DEFAULT_IMAGE, DEFAULT_INTERVAL_SECONDS, DEFAULT_NAME }
 import { checkDns1123Label, checkImage, checkInteger, checkVersion, defined, isRecord, Problem, problem } from './k8s/syntax';
 import { AgentUpdateStrategy, AgentWave, DownwardApi, NodeAgent } from './node-agent';
 import { NodePolicy } from './node-policy';
+import { unknownKeys } from './prop-keys';
 import { checkResources, checkRollingUpdate } from './validate-props';
 
 /**
@@ -227,11 +228,18 @@ export class NodeReporterDaemonSet extends NodeAgent {
 }
 
 /** The problems of the props only the reporter has. */
+/** @internal The keys of {@link NodeReporterDaemonSetProps}. */
+export const REPORTER_KEYS = [
+  'policy', 'version', 'name', 'image', 'intervalSeconds', 'resources', 'changeCause', 'labels', 'annotations', 'priorityClassName',
+  'maxUnavailable', 'maxSurge', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit', 'waves',
+];
+
 function reporterProblems(props: NodeReporterDaemonSetProps): Problem[] {
   if (!isRecord(props)) {
     return [problem('props', 'an object of NodeReporterDaemonSetProps { policy, version, ... }', props)];
   }
   return [
+    ...unknownKeys('props', props, { known: REPORTER_KEYS, elsewhere: { tolerations: 'goes on the policy (NodePolicyProps.tolerations)' } }),
     ...defined(
       checkVersion('version', props.version),
       props.name !== undefined ? checkDns1123Label('name', props.name) : undefined,

@@ -2,6 +2,7 @@ import { checkTolerations } from './checks/api/core-pod-scheduling';
 import { Toleration } from './k8s/scheduling';
 import { checkInteger, isRecord, Problem, problem } from './k8s/syntax';
 import { askChecks, PropPath } from './prop-checks';
+import { unknownKeys } from './prop-keys';
 import { throwIfProblem } from './validate-props';
 
 /** The effect of a node taint. */
@@ -32,8 +33,9 @@ const BRAND = Symbol.for('node-reporter.NodeToleration');
 /** How a refusal of a toleration's field names it. */
 const TOLERATION_PROP_PATHS: readonly PropPath[] = [[/^tolerations\[0\]\./, 'toleration ']];
 
-function checkOptions(options: unknown): Problem | undefined {
-  return options === undefined || isRecord(options) ? undefined : problem('toleration options', 'an object { tolerationSeconds? }', options);
+function checkOptions(options: unknown): Problem[] {
+  if (options === undefined) return [];
+  return isRecord(options) ? unknownKeys('toleration options', options, { known: ['tolerationSeconds'] }) : [problem('toleration options', 'an object { tolerationSeconds? }', options)];
 }
 
 /**
@@ -67,7 +69,7 @@ export class NodeToleration {
    * @param options tolerationSeconds, for NoExecute
    */
   public static exists(key: string, effect?: TaintEffect, options?: NodeTolerationOptions): NodeToleration {
-    throwIfProblem(checkOptions(options));
+    throwIfProblem(...checkOptions(options));
     return new NodeToleration({ key, operator: 'Exists', effect, tolerationSeconds: options?.tolerationSeconds });
   }
 
@@ -79,7 +81,7 @@ export class NodeToleration {
    * @param options tolerationSeconds, for NoExecute
    */
   public static equal(key: string, value: string, effect?: TaintEffect, options?: NodeTolerationOptions): NodeToleration {
-    throwIfProblem(checkOptions(options));
+    throwIfProblem(...checkOptions(options));
     return new NodeToleration({ key, operator: 'Equal', value, effect, tolerationSeconds: options?.tolerationSeconds });
   }
 

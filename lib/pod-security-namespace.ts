@@ -9,6 +9,7 @@ import { checkDns1123Label, defined, isRecord, Problem, problem, show } from './
 import { kubernetesTarget, targetAnnotations } from './kubernetes-target';
 import { NodeAgent, PodSecurityLevel } from './node-agent';
 import { MANAGED_BY } from './node-agent/metadata';
+import { unknownKeys } from './prop-keys';
 import { reportProblems } from './validate-props';
 
 /**
@@ -133,6 +134,7 @@ export class PodSecurityNamespace extends Construct {
     reportProblems(this, isRecord(props) ? [
       ...checkOwnableNamespace('name', props.name),
       props.enforce !== undefined && !LEVELS.includes(props.enforce) ? problem('enforce', `one of ${LEVELS.join(', ')}`, props.enforce) : undefined,
+      ...unknownKeys('props', props, { known: ['name', 'enforce'] }),
     ] : [problem('props', 'an object { name, enforce? }', props)]);
     this.name = props.name;
     this.level = props.enforce ?? PodSecurityLevel.RESTRICTED;

@@ -2,6 +2,7 @@ import { Construct } from 'constructs';
 import { isRecord } from './k8s/syntax';
 import { NodeAgent, PodSecurityLevel } from './node-agent';
 import { checkAgents, PodSecurityNamespace } from './pod-security-namespace';
+import { unknownKeys } from './prop-keys';
 
 /**
  * Props for {@link RestrictedNamespace}.
@@ -27,6 +28,12 @@ export interface RestrictedNamespaceProps {
  */
 export class RestrictedNamespace extends PodSecurityNamespace {
   constructor(scope: Construct, id: string, props: RestrictedNamespaceProps) {
+    // Judged before super() so that a level given here is refused, not dropped: this namespace is restricted.
+    const problems = unknownKeys('props', props, { known: ['name'] });
+    if (problems.length > 0) {
+      const path = [scope.node.path, id].filter((p) => p !== '').join('/');
+      throw new Error(problems.map((p) => `${path}: ${p}`).join('\n'));
+    }
     super(scope, id, isRecord(props) ? { name: props.name } : props);
   }
 

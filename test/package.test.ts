@@ -24,6 +24,7 @@ function readmeExamples(): string[] {
 let work: string;
 let app: string;
 let packed: string[];
+let tarball: string;
 let manifests: Manifest[];
 let readmeApp: string;
 let plus33App: string;
@@ -51,6 +52,7 @@ beforeAll(() => {
   // npm pack runs `prepack`, which builds from a clean build/.
   const [{ filename, files }] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], root));
   packed = files.map((f: { path: string }) => f.path);
+  tarball = path.join(work, filename);
 
   app = path.join(work, 'app');
   const installed = path.join(app, 'node_modules', 'node-reporter');
@@ -159,6 +161,24 @@ describe('the npm package', () => {
     const changelog = fs.readFileSync(path.join(app, 'node_modules', 'node-reporter', 'CHANGELOG.md'), 'utf-8');
     expect(changelog).toMatch(/^# Changelog\n[\s\S]*Keep a Changelog[\s\S]*^## \[Unreleased\]$/m);
     expect(changelog).toContain(`## [${pkg.version}] - `);
+  });
+
+  test('installs clean from the tarball: npm install in a fresh app warns of nothing, as the package runs no lifecycle script', () => {
+    // GIVEN a fresh app, and the package's dependencies and peers offline (linked from this project: no registry)
+    const fresh = fs.mkdtempSync(path.join(work, 'fresh-'));
+    fs.writeFileSync(path.join(fresh, 'package.json'), JSON.stringify({ name: 'fresh', private: true }));
+    const pkg = JSON.parse(fs.readFileSync(path.join(app, 'node_modules', 'node-reporter', 'package.json'), 'utf-8'));
+    const deps = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})].map((name) => path.join(root, 'node_modules', name));
+    // WHEN the tarball is installed as a user installs it
+    const result = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball, ...deps], { cwd: fresh, encoding: 'utf-8' });
+    // THEN it installs, npm warns of nothing (a `prepare` that runs scripts/link-bin.js, which the package lacks, was one),
+    // and no script npm runs on install, pack or publish is left in the published package.json
+    expect(result.status).toBe(0);
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/npm warn/i);
+    const lifecycle = ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish', 'preprepare', 'postprepare', 'prepack', 'postpack'];
+    expect(Object.keys(pkg.scripts ?? {}).filter((s) => lifecycle.includes(s))).toEqual([]);
+    // and the repository keeps its own scripts
+    expect(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf-8')).scripts).toEqual(expect.objectContaining({ prepare: 'node scripts/link-bin.js' }));
   });
 
   test('exports the library, checks, eligibility and diff to require(), and nothing else', () => {

@@ -13,6 +13,8 @@ import { checkCustomResource, checkCustomResourceDefinition, CrdIndex, crdIndex,
 import { checkDaemonSetRules, checkPdbsAgainstDaemonSets } from './daemonset';
 import { checkObjectsTwice } from './duplicates';
 import { FieldProblem, Finding, KubeObject, show } from './finding';
+import { checkWritableHostPaths } from './host-paths';
+import { checkHostPortClashes } from './host-port-clashes';
 import { readFiles } from './input/files';
 import { Entry, Note, prefixed, readManifests, TextInput } from './input/manifests';
 import { JudgedVersion, judgedVersion } from './judged-version';
@@ -130,6 +132,7 @@ function problemsOf(obj: KubeObject, pod: PodTemplate | undefined, crds: CrdInde
       ...checkDaemonSetRules(obj, pod),
       ...checkCustomResourceDefinition(obj),
       ...checkRbacPolicy(obj),
+      ...checkWritableHostPaths(pod),
     ]),
     served: true,
   };
@@ -174,6 +177,8 @@ interface PodSecurityProblem extends FieldProblem {
   readonly severity?: Severity;
   /** The namespace of the input that enforces it: a waiver does not admit the pod there. */
   readonly enforcedBy?: NamespacePolicy;
+  /** The namespace of the input that admits it: reported only when waived, so that a waiver is counted whatever admits the pod. */
+  readonly admittedBy?: NamespacePolicy;
 }
 
 /**
@@ -188,10 +193,14 @@ function podSecurityOf(obj: KubeObject, pod: PodTemplate | undefined, policies: 
   if (!policy) return checkPodSecurity(pod, fallback, minorOf(version));
   const enforced = checkPodSecurity(pod, policy.enforce, podSecurityVersion(policy.enforceVersion, version)).map((p) => ({ ...p, enforcedBy: policy }));
   const warn = policy.warn;
-  if (warn === undefined || warn === policy.enforce || !isAtLeastAsStrict(warn, policy.enforce)) return enforced;
-  const warned = checkPodSecurity(pod, warn, podSecurityVersion(policy.warnVersion, version)).filter((p) => !enforced.some((e) => e.path === p.path && e.rule === p.rule))
-    .map((p) => ({ ...p, severity: Severity.WARNING, message: `${p.message} (namespace ${show(policy.name)} warns at "${warn}")` }));
-  return [...enforced, ...warned];
+  const warned = warn === undefined || warn === policy.enforce || !isAtLeastAsStrict(warn, policy.enforce) ? []
+    : checkPodSecurity(pod, warn, podSecurityVersion(policy.warnVersion, version)).filter((p) => !enforced.some((e) => e.path === p.path && e.rule === p.rule))
+      .map((p) => ({ ...p, severity: Severity.WARNING, message: `${p.message} (namespace ${show(policy.name)} warns at "${warn}")` }));
+  // What "restricted" would refuse and the namespace admits: the caller keeps the waived ones, so a waiver counts whatever admits the pod.
+  const seen = [...enforced, ...warned];
+  const admitted = checkPodSecurity(pod, PodSecurityLevel.RESTRICTED, podSecurityVersion(policy.enforceVersion, version)).filter((p) => !seen.some((e) => e.path === p.path && e.rule === p.rule))
+    .map((p) => ({ ...p, admittedBy: policy, message: `${p.message} (namespace ${show(policy.name)} in the input enforces "${policy.enforce}", which admits it)` }));
+  return [...seen, ...admitted];
 }
 
 /** The problems of the rules across objects, by object. */
@@ -209,7 +218,7 @@ function judge(entries: readonly Entry[], options: CheckOptions): { findings: Fi
   const fallback = (options.podSecurity ?? PodSecurityLevel.RESTRICTED) as PodSecurityLevel;
   const normalized = entries.map((e) => (isRecord(e.object) ? normalize(e.object, version) : undefined));
   const objects = normalized.map((n) => n?.object).filter(isRecord);
-  const across = mergeProblems(checkPdbsAgainstDaemonSets(objects), checkWaveOverlaps(objects));
+  const across = mergeProblems(checkPdbsAgainstDaemonSets(objects), checkWaveOverlaps(objects), checkHostPortClashes(objects));
   const twice = checkObjectsTwice(normalized.map((n) => n?.object ?? {}), entries.map((e) => e.file));
   const policies = namespacePolicies(objects);
   const crds = crdIndex(objects);
@@ -234,7 +243,9 @@ function judge(entries: readonly Entry[], options: CheckOptions): { findings: Fi
     for (const p of [...n.problems, ...shape]) findings.push(finding(p, waivers.get(p.rule.id)));
     for (const p of podSecurityOf(n.object, served ? pod : undefined, policies, fallback, version)) {
       const waiver = waivers.get(p.rule.id);
-      if (p.enforcedBy) {
+      if (p.admittedBy) {
+        if (waiver !== undefined) findings.push(finding(p, waiver, p.severity));
+      } else if (p.enforcedBy) {
         // The server refuses the pod whatever the annotation says.
         const note = `namespace ${show(p.enforcedBy.name)} in the input enforces "${p.enforcedBy.enforce}"${waiver !== undefined ? ', and a waiver does not admit the pod there' : ''}`;
         findings.push(finding({ ...p, message: `${p.message} (${note})` }, undefined, p.severity));

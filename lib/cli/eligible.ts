@@ -38,6 +38,11 @@ JSON: {"desired": N, "summary": {...}, "nodes": [{"name", "eligible", "reasons"}
 {"daemonSets": [{"name", "namespace", "agent"?, "wave"?, "desired", "summary", "nodes", "change"?}],
  "agents"?: [{"agent", "namespace", "nodes", "of", "waves": [{"wave", "daemonSet", "desired"}], "overlaps": [{"node", "waves", "daemonSets"}]}]}.
 
+Kubernetes versions: the answer is the same at every supported Kubernetes version (1.28 to 1.36), so eligible takes
+no --kubernetes-version: the DaemonSet controller picks nodes by nodeSelector, required node affinity, nodeName and
+taints against its tolerations (pkg/controller/daemon: predicates) alike in each (taint comparison operators, alpha in
+1.35, are off by default).
+
 Exit codes: 0 done, 1 with --fail-on-warnings: a DaemonSet runs on no node or a node is in two waves, 2 bad usage or input.`;
 
 function parseSelector(text: string): [string, string] {
@@ -106,6 +111,9 @@ function manifestReports(values: { manifest: string[]; before?: string[]; nodes:
 
 /** `node-reporter eligible`. */
 export function eligible(args: string[], io: Io): number {
+  if (args.some((a) => a === '--kubernetes-version' || a.startsWith('--kubernetes-version='))) {
+    throw new UsageError('--kubernetes-version changes no answer of eligible: the DaemonSet controller picks nodes alike at every supported version (1.28 to 1.36)', 'eligible');
+  }
   const { values } = parse('eligible', {
     args,
     options: {

@@ -7,7 +7,7 @@
  */
 import { checkDns1123Subdomain, checkLabelValue, checkQualifiedName } from '../k8s/syntax';
 import { EligibilityReport, NodeVerdict } from './evaluate';
-import { isUserLabel, labelNodeCommand } from './kubectl';
+import { labelNodeCommand, labelOwner } from './kubectl';
 import { markdownCell, printable } from './printable';
 
 /** Up to this many nodes, the rows are printed without --show-nodes. */
@@ -65,9 +65,17 @@ function fixes(nodes: readonly NodeVerdict[]): string[] {
   const lines: string[] = [];
   for (const node of nodes) {
     if (!node.missingLabels) continue;
-    const system = Object.keys(node.missingLabels).filter((k) => !isUserLabel(k));
-    if (system.length > 0) {
-      lines.push(`(node ${printable(node.name)}: ${system.join(', ')} ${system.length > 1 ? 'are' : 'is'} set by the kubelet or the cloud provider from the node itself and cannot be labelled by hand; select the nodes by a label of your own instead)`);
+    const owned = Object.keys(node.missingLabels).filter((k) => labelOwner(k) !== undefined);
+    if (owned.length > 0) {
+      const kubelet = owned.filter((k) => labelOwner(k) === 'the kubelet or the cloud provider');
+      const operators = [...new Set(owned.filter((k) => !kubelet.includes(k)).map((k) => labelOwner(k)!))];
+      for (const owner of operators) {
+        const keys = owned.filter((k) => labelOwner(k) === owner);
+        lines.push(`(node ${printable(node.name)}: ${keys.join(', ')} ${keys.length > 1 ? 'are' : 'is'} set by ${owner} from the node's hardware or its cloud; labelling it by hand would lie about the node: run that on the cluster, or select the nodes by a label of your own instead)`);
+      }
+      if (kubelet.length > 0) {
+        lines.push(`(node ${printable(node.name)}: ${kubelet.join(', ')} ${kubelet.length > 1 ? 'are' : 'is'} set by the kubelet or the cloud provider from the node itself and cannot be labelled by hand; select the nodes by a label of your own instead)`);
+      }
       continue;
     }
     const overwrite = node.reasons.some((r) => r.startsWith('label '));

@@ -41,15 +41,48 @@ export function unlabelNodeCommand(nodeName: string, keys: string[]): string {
  */
 const SYSTEM_LABEL_PREFIXES = ['kubernetes.io', 'k8s.io', 'beta.kubernetes.io', 'node.kubernetes.io', 'topology.kubernetes.io'];
 
-/** Whether a person may set this node label (node-role.kubernetes.io/* and node.kubernetes.io/exclude-* are theirs). */
-export function isUserLabel(key: string): boolean {
+/**
+ * Node labels an operator sets from the node's hardware or its cloud: set by
+ * hand, they lie about the node (a GPU agent lands on a node with no GPU).
+ * Each prefix with its owner, the most specific first; a person's own
+ * switches of an operator (nvidia.com/gpu.deploy.*) stay theirs.
+ */
+const OPERATOR_LABELS: ReadonlyArray<readonly [string, string | undefined]> = [
+  ['nvidia.com/gpu.deploy.', undefined],
+  ['nvidia.com/', "NVIDIA's GPU feature discovery (the GPU Operator)"],
+  ['feature.node.kubernetes.io/', 'Node Feature Discovery (NFD)'],
+  ['intel.feature.node.kubernetes.io/', "Intel's device plugins operator (through NFD)"],
+  ['gpu.intel.com/', "Intel's GPU device plugin"],
+  ['amd.com/', "AMD's GPU node labeller"],
+  ['beta.amd.com/', "AMD's GPU node labeller"],
+  ['karpenter.sh/', 'Karpenter'],
+  ['eks.amazonaws.com/', 'Amazon EKS'],
+  ['cloud.google.com/', 'GKE'],
+  ['kubernetes.azure.com/', 'AKS'],
+];
+
+/**
+ * Who sets this node label from the node itself, when a person must not:
+ * the kubelet or the cloud provider (kubernetes.io and k8s.io prefixes), or
+ * a known operator; undefined for a label a person may set
+ * (node-role.kubernetes.io/* and node.kubernetes.io/exclude-* are theirs).
+ */
+export function labelOwner(key: string): string | undefined {
   const slash = key.indexOf('/');
   if (slash < 0) {
-    return true;
+    return undefined;
   }
   const [prefix, name] = [key.slice(0, slash), key.slice(slash + 1)];
   if (prefix === 'node.kubernetes.io' && name.startsWith('exclude-')) {
-    return true;
+    return undefined;
   }
-  return !SYSTEM_LABEL_PREFIXES.includes(prefix);
+  if (SYSTEM_LABEL_PREFIXES.includes(prefix)) {
+    return 'the kubelet or the cloud provider';
+  }
+  return OPERATOR_LABELS.find(([start]) => key.startsWith(start))?.[1];
+}
+
+/** Whether a person may set this node label: no kubelet, cloud provider or known operator (NVIDIA GPU feature discovery, Node Feature Discovery, ...) owns it. */
+export function isUserLabel(key: string): boolean {
+  return labelOwner(key) === undefined;
 }

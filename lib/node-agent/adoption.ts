@@ -18,6 +18,7 @@ import { checkSelector } from '../checks/workload';
 import { SELECTOR_LABEL_KEY } from '../defaults';
 import { checkDns1123Subdomain, checkLabels, isRecord, Problem, problem } from '../k8s/syntax';
 import { askChecks } from '../prop-checks';
+import { unknownKeys } from '../prop-keys';
 
 /** The prefix of every name an agent derives: none of Kubernetes', kubeadm's or a chart's objects has it. */
 export const OWN_NAME_PREFIX = 'node-agent';
@@ -154,7 +155,7 @@ export function adoptionProblems(adopt: unknown): Problem[] {
   if (!isRecord(adopt)) {
     return [problem('adopt', `an AgentAdoption { ${ADOPT_KEYS.join('?, ')}? }`, adopt)];
   }
-  const problems: Problem[] = Object.keys(adopt).filter((k) => !ADOPT_KEYS.includes(k)).map((k) => problem('adopt[key]', `one of ${ADOPT_KEYS.join(', ')}`, k));
+  const problems: Problem[] = unknownKeys('adopt', adopt, { known: ADOPT_KEYS });
   if (adopt.selector !== undefined) {
     const labels = checkLabels('adopt.selector', adopt.selector);
     problems.push(...labels);
@@ -176,7 +177,7 @@ export function adoptionProblems(adopt: unknown): Problem[] {
     if (!isRecord(rbac)) {
       problems.push(problem('adopt.rbacNames', `an object { ${RBAC_KEYS.join('?, ')}? }`, rbac));
     } else {
-      problems.push(...Object.keys(rbac).filter((k) => !RBAC_KEYS.includes(k)).map((k) => problem('adopt.rbacNames[key]', `one of ${RBAC_KEYS.join(', ')}`, k)));
+      problems.push(...unknownKeys('adopt.rbacNames', rbac, { known: RBAC_KEYS }));
       for (const key of ['clusterRole', 'clusterRoleBinding', 'role', 'roleBinding'] as const) {
         const p = rbac[key] !== undefined ? rbacNameProblem(`adopt.rbacNames.${key}`, rbac[key]) : undefined;
         if (p) problems.push(p);

@@ -6,8 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { checkVolumes } from '../checks/api/core-volumes';
-import { checkConfigKey, defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { checkConfigKey, checkDns1123Label, defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { askChecks, PropPath } from '../prop-checks';
+import { unknownKeys } from '../prop-keys';
 import { AgentVolume, checkAbsolutePath, checkPathText } from './volumes';
 
 /** The pod template annotation that holds the config's checksum, so a config change rolls the agents. */
@@ -52,15 +53,26 @@ export interface AgentConfig {
    * @default ConfigChange.ROLL
    */
   readonly onChange?: ConfigChange;
+  /**
+   * The volume's name, a DNS-1123 label, as containers mount it (an upstream
+   * chart's name, so that its mounts carry over).
+   * @default 'config'
+   */
+  readonly volumeName?: string;
 }
 
-const CONFIG_KEYS = ['data', 'mountPath', 'files', 'onChange'];
+const CONFIG_KEYS = ['data', 'mountPath', 'files', 'onChange', 'volumeName'];
+
+/** @internal The name of the config's volume: `volumeName`, else `config`. */
+export function configVolumeName(config: unknown): string {
+  return isRecord(config) && typeof config.volumeName === 'string' ? config.volumeName : CONFIG_VOLUME;
+}
 const CHANGES: string[] = Object.values(ConfigChange);
 
 /** @internal The config's volume, of the ConfigMap `configMapName`. */
 export function configVolume(config: AgentConfig, configMapName: string): AgentVolume {
   const items = config.files !== undefined ? Object.entries(config.files).map(([key, path]) => ({ key, path })) : undefined;
-  return AgentVolume.configMap(CONFIG_VOLUME, configMapName, items !== undefined ? { items } : {});
+  return AgentVolume.configMap(configVolumeName(config), configMapName, items !== undefined ? { items } : {});
 }
 
 /**
@@ -88,7 +100,7 @@ export function configProblems(config: unknown, windows: boolean): Problem[] {
   if (!isRecord(config) || !isRecord(config.data) || Object.keys(config.data).length === 0) {
     return [problem('config', `an object { ${CONFIG_KEYS.join('?, ').replace('data?', 'data')}? } with at least one file`, config)];
   }
-  const problems: Problem[] = Object.keys(config).filter((k) => !CONFIG_KEYS.includes(k)).map((k) => problem('config[key]', `one of ${CONFIG_KEYS.join(', ')}`, k));
+  const problems: Problem[] = unknownKeys('config', config, { known: CONFIG_KEYS, elsewhere: { name: "is volumeName for the volume's name; the ConfigMap's is derived, or adopt.configMapName" } });
   for (const [file, content] of Object.entries(config.data)) {
     problems.push(...defined(
       checkConfigKey('config.data[key]', file),
@@ -97,6 +109,9 @@ export function configProblems(config: unknown, windows: boolean): Problem[] {
   }
   if (config.mountPath !== undefined) {
     problems.push(...defined(checkAbsolutePath('config.mountPath', config.mountPath, windows)));
+  }
+  if (config.volumeName !== undefined) {
+    problems.push(...defined(checkDns1123Label('config.volumeName', config.volumeName)));
   }
   if (config.files !== undefined) {
     if (!isRecord(config.files) || Object.keys(config.files).length === 0) {
@@ -126,7 +141,7 @@ export function configMountProblems(config: unknown, lists: Record<'containers' 
   const problems: Problem[] = [];
   for (const [key, list] of Object.entries(lists)) {
     (Array.isArray(list) ? list : []).forEach((c: unknown, i: number) => (isRecord(c) && Array.isArray(c.mounts) ? c.mounts : []).forEach((m: unknown, j: number) => {
-      if (isRecord(m) && m.volume === CONFIG_VOLUME && m.subPath !== undefined) {
+      if (isRecord(m) && m.volume === configVolumeName(config) && m.subPath !== undefined) {
         problems.push(problem(`${key}[${i}].mounts[${j}].subPath`, 'unset with config.onChange IN_PLACE: the kubelet never updates a subPath mount, so the change would never arrive (mount the whole volume, or pick files with config.files)', m.subPath));
       }
     }));

@@ -16,10 +16,6 @@ import { APPARMOR_ANNOTATION_PREFIX } from './metadata';
 import { CONTAINER_PROP_PATHS, POD_PROP_PATHS, WINDOWS_CONTAINER_PROP_PATHS } from './prop-paths';
 import { appArmorField } from './target';
 
-function hasToKube(value: unknown): boolean {
-  return typeof (value as { _toKube?: unknown })?._toKube === 'function';
-}
-
 /**
  * @internal
  * What the API server refuses in the pod-level security context props
@@ -37,14 +33,9 @@ export function podNameProblems(props: Record<string, unknown>): Problem[] {
   return askChecks('', spec, POD_PROP_PATHS, (add) => checkPodNames(add, { metadataPath: 'metadata', metadata: {}, specPath: '', spec }));
 }
 
-/** The envFrom sources as the manifest has them, when each renders (a bad one is a shape problem of its own). */
-function renderedEnvFrom(envFrom: unknown): unknown[] | undefined {
-  if (!Array.isArray(envFrom) || !envFrom.every(hasToKube)) return undefined;
-  try {
-    return envFrom.map((e: { _toKube(): unknown }) => e._toKube());
-  } catch {
-    return undefined;
-  }
+/** The envFrom sources as the manifest has them: asked only when their shapes are right (`envFromShaped`), so each renders. */
+function renderedEnvFrom(envFrom: unknown, envFromShaped: boolean): unknown[] | undefined {
+  return envFromShaped && Array.isArray(envFrom) ? envFrom.map((e: { _toKube(): unknown }) => e._toKube()) : undefined;
 }
 
 /**
@@ -66,7 +57,7 @@ export function podWindowsProblems(props: Record<string, unknown>): Problem[] {
 }
 
 /** The part of the container's manifest that the API rules asked here judge, from props whose shapes are right. */
-function containerFragment(c: Record<string, unknown>): KubeObject {
+function containerFragment(c: Record<string, unknown>, envFromShaped: boolean): KubeObject {
   const sc = isRecord(c.securityContext) ? c.securityContext : {};
   const caps = isRecord(sc.capabilities) ? sc.capabilities : {};
   return {
@@ -75,7 +66,7 @@ function containerFragment(c: Record<string, unknown>): KubeObject {
     // The API server's hostPort defaulting (the agent's too) makes an unset one equal; only a given one is judged.
     ports: Array.isArray(c.ports) ? c.ports.map((p) => (isRecord(p) ? { containerPort: p.number, hostPort: p.hostPort, protocol: p.protocol, name: p.name } : {})) : undefined,
     env: isRecord(c.env) ? Object.keys(c.env).map((name) => ({ name })) : undefined,
-    envFrom: renderedEnvFrom(c.envFrom),
+    envFrom: renderedEnvFrom(c.envFrom, envFromShaped),
     securityContext: {
       runAsUser: sc.user,
       runAsGroup: sc.group,
@@ -92,8 +83,8 @@ function containerFragment(c: Record<string, unknown>): KubeObject {
 }
 
 /** @internal What the API server refuses in the container, asked of the checks (pkg/apis/core/validation: validateContainer and the functions it calls). */
-export function containerApiProblems(prop: string, c: Record<string, unknown>, defaults: { readonly hostNetwork: boolean; readonly version: KubernetesVersion; readonly windows: boolean }): Problem[] {
-  const fragment = containerFragment(c);
+export function containerApiProblems(prop: string, c: Record<string, unknown>, defaults: { readonly hostNetwork: boolean; readonly version: KubernetesVersion; readonly windows: boolean }, envFromShaped: boolean): Problem[] {
+  const fragment = containerFragment(c, envFromShaped);
   return askChecks(prop, fragment, CONTAINER_PROP_PATHS, (add) => {
     checkContainerPolicies(add, '', fragment);
     checkContainerPorts(add, '', fragment, defaults.hostNetwork);

@@ -7,6 +7,7 @@ import { Size } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { KubernetesVersion } from '../checks/versions';
 import { checkImage, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
+import { unknownKeys } from '../prop-keys';
 import { checkResources } from '../validate-props';
 import { ContainerEnvFrom, ContainerLifecycle, ContainerProbe } from './cdk8s-plus';
 import { containerApiProblems } from './container-checks';
@@ -210,6 +211,11 @@ export interface ContainerDefaults {
 }
 
 const CONTAINER_KEYS = ['name', 'image', 'command', 'args', 'workingDir', 'env', 'envFrom', 'ports', 'readiness', 'liveness', 'startup', 'lifecycle', 'resources', 'securityContext', 'imagePullPolicy', 'terminationMessagePolicy', 'mounts'];
+/** Kubernetes' field names, which these props spell in cdk8s-plus' words. */
+const CONTAINER_ELSEWHERE: Record<string, string> = {
+  volumeMounts: 'is mounts here', readinessProbe: 'is readiness here', livenessProbe: 'is liveness here', startupProbe: 'is startup here',
+};
+const SECURITY_ELSEWHERE: Record<string, string> = { runAsUser: 'is user here', runAsGroup: 'is group here', runAsNonRoot: 'is ensureNonRoot here' };
 const SECURITY_KEYS = ['user', 'group', 'ensureNonRoot', 'privileged', 'readOnlyRootFilesystem', 'allowPrivilegeEscalation', 'capabilities', 'seccompProfile', 'seLinuxOptions', 'appArmorProfile', 'windowsOptions'];
 const CAPABILITIES: string[] = Object.values(kplus.Capability);
 
@@ -289,7 +295,7 @@ function securityContextProblems(prop: string, sc: unknown, windows: boolean): P
   const problems: Problem[] = [];
   for (const key of Object.keys(sc)) {
     if (!SECURITY_KEYS.includes(key)) {
-      problems.push(problem(`${prop}[key]`, `one of ${SECURITY_KEYS.join(', ')}`, key));
+      problems.push(...unknownKeys(prop, { [key]: sc[key] }, { known: SECURITY_KEYS, elsewhere: SECURITY_ELSEWHERE }));
     } else if (sc[key] !== undefined && !windows && key === 'windowsOptions') {
       problems.push(problem(`${prop}.windowsOptions`, "unset on a Linux agent (give the policy operatingSystem: 'windows')", sc[key]));
     }
@@ -374,6 +380,11 @@ export function containerProblems(prop: string, c: unknown, defaults: ContainerD
   if (!isRecord(c)) {
     return [problem(prop, 'an AgentContainer { name, image, ... }', c)];
   }
+  // The envFrom sources' shapes, apart: the API server's rules on envFrom are asked only once these are right.
+  const envFromProblems = defined(
+    c.envFrom !== undefined && !(Array.isArray(c.envFrom) && c.envFrom.every(hasToKube)) ? problem(`${prop}.envFrom`, 'an array of AgentEnvFrom (AgentEnvFrom.configMap(...), .secret(...)) or cdk8s-plus EnvFrom', c.envFrom) : undefined,
+    ...(Array.isArray(c.envFrom) ? c.envFrom.flatMap((e, i) => (e instanceof AgentEnvFrom ? e._problems(`${prop}.envFrom[${i}]`) : [])) : []),
+  );
   const problems = defined(
     checkImage(`${prop}.image`, c.image),
     c.command !== undefined ? checkStringArray(`${prop}.command`, c.command) : undefined,
@@ -381,12 +392,9 @@ export function containerProblems(prop: string, c: unknown, defaults: ContainerD
     c.workingDir !== undefined ? checkAbsolutePath(`${prop}.workingDir`, c.workingDir, defaults.windows) : undefined,
     c.lifecycle !== undefined && !(isRecord(c.lifecycle) && Object.entries(c.lifecycle).every(([k, h]) => ['postStart', 'preStop'].includes(k) && (h === undefined || hasToKube(h))))
       ? problem(`${prop}.lifecycle`, 'an object { postStart?, preStop? } of cdk8s-plus Handlers (Handler.fromCommand(...), .fromHttpGet(...))', c.lifecycle) : undefined,
-    c.envFrom !== undefined && !(Array.isArray(c.envFrom) && c.envFrom.every(hasToKube)) ? problem(`${prop}.envFrom`, 'an array of AgentEnvFrom (AgentEnvFrom.configMap(...), .secret(...)) or cdk8s-plus EnvFrom', c.envFrom) : undefined,
-    ...(Array.isArray(c.envFrom) ? c.envFrom.flatMap((e, i) => (e instanceof AgentEnvFrom ? e._problems(`${prop}.envFrom[${i}]`) : [])) : []),
+    ...envFromProblems,
   );
-  for (const key of Object.keys(c).filter((k) => !CONTAINER_KEYS.includes(k))) {
-    problems.push(problem(`${prop}[key]`, `one of ${CONTAINER_KEYS.join(', ')}`, key));
-  }
+  problems.push(...unknownKeys(prop, c, { known: CONTAINER_KEYS, elsewhere: CONTAINER_ELSEWHERE }));
   if (c.env !== undefined) {
     if (!isRecord(c.env)) {
       problems.push(problem(`${prop}.env`, 'an object of variable names to EnvValue (e.g. DownwardApi.nodeName())', c.env));
@@ -412,7 +420,7 @@ export function containerProblems(prop: string, c: unknown, defaults: ContainerD
   if (c.ports !== undefined) {
     problems.push(...portProblems(`${prop}.ports`, c.ports));
   }
-  problems.push(...containerApiProblems(prop, c, defaults));
+  problems.push(...containerApiProblems(prop, c, defaults, envFromProblems.length === 0));
   if (c.mounts !== undefined) {
     if (!Array.isArray(c.mounts)) {
       problems.push(problem(`${prop}.mounts`, 'an array of AgentMount { volume, path, ... }', c.mounts));

@@ -8,6 +8,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { clusterScoped } from '../cluster-scoped';
 import { checkDns1123Label, checkDns1123Subdomain, defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { unknownKeys } from '../prop-keys';
 import { AdoptedRbacNames, OWN_NAME_PREFIX, rbacNameProblem } from './adoption';
 import {
   AgentAccountGrants, AgentPolicyRule, AgentRbacNames, AgentSubject, clusterRbacName, copyRule, createRbac, renderSubject, ruleProblems, serviceAccountProblems, subjectProblems,
@@ -90,7 +91,7 @@ export function extraServiceAccountsProblems(accounts: unknown, ownAccount: stri
       return;
     }
     const { name, rbacNames, ...grants } = a;
-    problems.push(...Object.keys(a).filter((k) => !EXTRA_KEYS.includes(k)).map((k) => problem(`${at}[key]`, `one of ${EXTRA_KEYS.join(', ')} (its token is no pod's: no automountToken)`, k)));
+    problems.push(...unknownKeys(at, a, { known: EXTRA_KEYS, elsewhere: { automountToken: "is the agent's own ServiceAccount's (serviceAccount.automountToken): this token is no pod's" } }));
     problems.push(...defined(
       checkDns1123Subdomain(`${at}.name`, name),
       name === 'default' ? problem(`${at}.name`, "another name than 'default' (the namespace's own ServiceAccount)", name) : undefined,
@@ -120,7 +121,7 @@ export function grantsProblems(grants: unknown): Problem[] {
       problems.push(problem(at, 'an AgentGrant { name, namespace?, rules? | clusterRole?, subjects }', g));
       return;
     }
-    problems.push(...Object.keys(g).filter((k) => !GRANT_KEYS.includes(k)).map((k) => problem(`${at}[key]`, `one of ${GRANT_KEYS.join(', ')}`, k)));
+    problems.push(...unknownKeys(`${at}`, g, { known: GRANT_KEYS }));
     problems.push(...defined(
       rbacNameProblem(`${at}.name`, g.name),
       g.namespace !== undefined ? checkDns1123Label(`${at}.namespace`, g.namespace) : undefined,

@@ -6,6 +6,7 @@ import { ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { defined, isRecord, Problem, problem, show } from '../k8s/syntax';
+import { unknownKeys } from '../prop-keys';
 import { AgentContainer } from './containers';
 
 /** How Prometheus finds a node agent's metrics. */
@@ -58,7 +59,7 @@ export function metricsProblems(metrics: unknown, containers: readonly AgentCont
   if (!isRecord(metrics)) {
     return [problem('metrics', 'an AgentMetrics { port, path?, service?, serviceMonitor?, podMonitor? }', metrics)];
   }
-  const problems = Object.keys(metrics).filter((k) => !KEYS.includes(k)).map((k) => problem('metrics[key]', `one of ${KEYS.join(', ')}`, k));
+  const problems = unknownKeys('metrics', metrics, { known: KEYS });
   const port = findPort(containers, metrics.port);
   problems.push(...defined(
     port === undefined ? problem('metrics.port', `the name or number of a container port (${portsOf(containers).map((p) => show(p.name ?? p.number)).join(', ') || 'the agent has none'})`, metrics.port) : undefined,

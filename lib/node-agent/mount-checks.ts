@@ -20,16 +20,13 @@ const VOLUME_PROP_PATHS: readonly PropPath[] = [
   [/^volumes\[0\]\./, ''],
 ];
 
-/** The API server's refusals of one volume, as rendered (`_toKube`), named under `prop` (`volumes[2]`). */
+/**
+ * The API server's refusals of one volume, as rendered (`_toKube`), named
+ * under `prop` (`volumes[2]`). Asked only of a volume whose props have the
+ * right shapes (AgentVolume.problems found none), which renders.
+ */
 export function volumeApiProblems(prop: string, volume: { _toKube(): kplus.k8s.Volume }): Problem[] {
-  let rendered: unknown;
-  try {
-    rendered = kplus.k8s.toJson_Volume(volume._toKube());
-  } catch {
-    // A volume whose props have the wrong shapes does not render; those are reported as such.
-    return [];
-  }
-  const fragment = { volumes: [rendered] };
+  const fragment = { volumes: [kplus.k8s.toJson_Volume(volume._toKube())] };
   return askChecks(prop, fragment, VOLUME_PROP_PATHS, (add) => {
     checkVolumes(add, { metadataPath: 'metadata', metadata: {}, specPath: '', spec: fragment }, []);
   });

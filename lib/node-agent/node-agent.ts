@@ -4,9 +4,10 @@ import { Construct } from 'constructs';
 import { checkApiValidation } from '../checks/api-validation';
 import { PodSecurityLevel } from '../checks/pod-security';
 import { podTemplateOf } from '../checks/pod-templates';
-import { Severity, WAIVER_PREFIX } from '../checks/rules';
+import { RULES, Severity, WAIVER_PREFIX } from '../checks/rules';
 import { KubernetesVersion } from '../checks/versions';
 import { DEFAULT_RUN_AS_ID } from '../defaults';
+import { watchHostPortClashes } from '../host-port-clashes';
 import { isRecord } from '../k8s/syntax';
 import { AGENT_LABEL, WAVE_LABEL } from '../k8s/waves';
 import { KubernetesTarget, kubernetesTarget, targetAnnotations } from '../kubernetes-target';
@@ -16,14 +17,14 @@ import { watchSelectorOverlaps } from '../selector-overlaps';
 import { reportProblems } from '../validate-props';
 import { ownName, selectorOf } from './adoption';
 import { AgentDaemonSet } from './agent-daemon-set';
-import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, ConfigChange, configChecksum } from './config';
+import { CONFIG_CHECKSUM_ANNOTATION, ConfigChange, configChecksum, configVolumeName } from './config';
 import { containerNameProblems } from './container-checks';
 import { AgentContainer, ContainerDefaults, containerProblems, kplusContainerProps, renderSecurityContext } from './containers';
 import { createCrds } from './custom-resources';
 import { createExtraServiceAccounts, createGrants } from './grants';
 import { APPARMOR_ANNOTATION_PREFIX, CHANGE_CAUSE_ANNOTATION, imageTag, recommendedLabels } from './metadata';
 import { createMetrics } from './metrics';
-import { podSecurityProblems, RenderedPodSecurity, renderedPodSecurity } from './pod-security';
+import { podSecurityProblems, RenderedPodSecurity, renderedPodSecurity, writableHostPathProblems } from './pod-security';
 import { NodeAgentProps } from './props';
 import { configMapNameOf, declaredVolumes, mainContainerOf, mountPathProblems, propsProblems, runAsGroupOf } from './props-problems';
 import { createRbac, rbacNames } from './rbac';
@@ -212,7 +213,7 @@ export class NodeAgent extends Construct {
     this.volumesByName = new Map(this.volumes.map((v) => [v.name, v]));
     this.everyContainerMounts = [
       ...(props.hostPaths ?? []).map((m) => ({ volume: m.name, path: m.mountPath, readOnly: true, propagation: m.propagation })),
-      ...(props.config?.mountPath !== undefined ? [{ volume: CONFIG_VOLUME, path: props.config.mountPath }] : []),
+      ...(props.config?.mountPath !== undefined ? [{ volume: configVolumeName(props.config), path: props.config.mountPath }] : []),
     ];
 
     this.version = props.version ?? imageTag(mainContainerOf(props).image);
@@ -249,7 +250,7 @@ export class NodeAgent extends Construct {
     const serviceName = props.adopt?.serviceNames?.metrics ?? ownName(this.name);
     this.ds = new AgentDaemonSet(this, 'Resource', {
       metadata: { name: this.name, labels, annotations },
-      podMetadata: { labels, annotations: { ...props.annotations } },
+      podMetadata: { labels: { ...props.podLabels, ...labels }, annotations: { ...props.annotations } },
       // cdk8s-plus would select on a label derived from the construct path.
       select: false,
       minReadySeconds: this.minReadySeconds,
@@ -277,15 +278,17 @@ export class NodeAgent extends Construct {
     createServices(this, props.services ?? [], props.containers, podsOfAgent, shared);
 
     // What the pod needs is what the checks say of the rendered pod.
-    const needs = renderedPodSecurity(this.renderDaemonSet(), this.kubernetesVersion);
-    reportProblems(this, podSecurityProblems(props.podSecurity, needs));
+    const rendered = this.renderDaemonSet();
+    const needs = renderedPodSecurity(rendered, this.kubernetesVersion);
+    reportProblems(this, [...podSecurityProblems(props.podSecurity, needs), ...writableHostPathProblems(props.podSecurity, podTemplateOf(rendered))]);
     this.podSecurityLevel = needs.level;
-    this.writeWaivers(needs);
+    this.writeWaivers(needs, props.podSecurity?.writableHostPathsReason);
     this.judgeOwnObjects();
     // From now on every manifest of the DaemonSet is held to its level (see finish()).
     this.judged = true;
     watchNameClashes(this);
     watchSelectorOverlaps(this);
+    watchHostPortClashes(this, podTemplateOf(rendered)?.spec, agentProps.boundHostPorts);
     // The earlier waves: agents of their own, through the same rendering, sharing this one's ServiceAccount.
     this.earlierWaves = (waves ?? []).slice(0, -1).map((w, i) => new NodeAgent(this, `Wave-${w.name}`,
       earlierWaveProps(agentProps, mainContainerOf(agentProps), i, wavePolicy(this, agentProps.policy, waves!, i), this.serviceAccountName, automount)));
@@ -350,8 +353,9 @@ export class NodeAgent extends Construct {
   }
 
   /** One waiver annotation per control the pod breaks, with the `podSecurity` reason. */
-  private writeWaivers(needs: RenderedPodSecurity): void {
+  private writeWaivers(needs: RenderedPodSecurity, writableHostPathsReason?: string): void {
     const metadata = ApiObject.of(this.ds).metadata;
+    if (writableHostPathsReason !== undefined) metadata.addAnnotation(WAIVER_PREFIX + RULES.hostPathWritable.id, writableHostPathsReason);
     for (const rule of needs.rules) {
       metadata.addAnnotation(WAIVER_PREFIX + rule, this.podSecurityReason!);
     }

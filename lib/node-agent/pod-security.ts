@@ -4,10 +4,13 @@
  * here restates a control.
  */
 import { KubeObject } from '../checks/finding';
+import { checkWritableHostPaths } from '../checks/host-paths';
 import { isAtLeastAsStrict, POD_SECURITY_LEVELS, PodSecurityLevel, podSecurityNeeds } from '../checks/pod-security';
+import { PodTemplate } from '../checks/pod-templates';
 import { podTemplateOf } from '../checks/pod-templates';
 import { KubernetesVersion, minorOf } from '../checks/versions';
-import { checkSingleLine, defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { checkSingleLine, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
+import { unknownKeys } from '../prop-keys';
 
 export { PodSecurityLevel };
 
@@ -17,7 +20,26 @@ export interface AgentPodSecurity {
   readonly level: PodSecurityLevel;
   /** Why, one line; written into each waiver annotation and reported by the checks. */
   readonly reason: string;
+  /**
+   * The Pod Security controls the reason was written for, by the checks'
+   * rule ids (`pss-host-path-volumes`, `pss-privileged`, ...; docs/rules.md).
+   * When set, a change that makes the pod break another control is refused
+   * until it is listed here (and the reason says why), and a control listed
+   * that the pod no longer breaks is refused too.
+   * @default - the reason covers whatever controls the pod breaks
+   */
+  readonly controls?: string[];
+  /**
+   * Why a container writes to a sensitive host path: `/`, a path in `/etc`,
+   * `/proc`, `/sys`, `/var/lib/kubelet` and the like, a container runtime's
+   * socket, or a directory above one. Required when a container mounts one
+   * writable (a read-only mount needs none); refused when none does.
+   * @default - no container may write a sensitive host path
+   */
+  readonly writableHostPathsReason?: string;
 }
+
+const POD_SECURITY_KEYS = ['level', 'reason', 'controls', 'writableHostPathsReason'];
 
 /** @internal What a rendered pod needs: the level, and the rules it breaks at "restricted" with where. */
 export interface RenderedPodSecurity {
@@ -59,7 +81,7 @@ export function podSecurityProblems(given: unknown, needs: RenderedPodSecurity):
     return [problem('podSecurity', "an object { level: 'baseline' | 'privileged', reason }", given)];
   }
   const level = given.level as PodSecurityLevel;
-  return defined(
+  return [...unknownKeys('podSecurity', given, { known: POD_SECURITY_KEYS }), ...controlsProblems(given.controls, needs), ...defined(
     checkSingleLine('podSecurity.reason', given.reason, 512),
     needs.level === PodSecurityLevel.RESTRICTED
       ? problem('podSecurity', 'unset: the agent\'s pod meets Pod Security "restricted"', given)
@@ -67,5 +89,36 @@ export function podSecurityProblems(given: unknown, needs: RenderedPodSecurity):
         : isAtLeastAsStrict(level, needs.level)
           ? problem('podSecurity.level', `'${needs.level}', because the agent's pod breaks ${breaks}`, level)
           : problem('podSecurity.level', `'${needs.level}', the strictest level that admits the agent's pod (it breaks ${breaks}); a laxer namespace would admit more than the agent needs`, level),
-  );
+  )];
+}
+
+/** The problems of `podSecurity.controls` against the controls the rendered pod breaks. */
+function controlsProblems(controls: unknown, needs: RenderedPodSecurity): Problem[] {
+  if (controls === undefined) return [];
+  if (!Array.isArray(controls) || controls.some((c) => typeof c !== 'string')) {
+    return [problem('podSecurity.controls', "an array of the checks' Pod Security rule ids, such as ['pss-host-path-volumes', 'pss-privileged']", controls)];
+  }
+  const added = needs.rules.filter((r) => !controls.includes(r));
+  const stale = (controls as string[]).filter((c) => !needs.rules.includes(c));
+  return [
+    ...(added.length > 0 ? [`'podSecurity.controls' must list every control the reason covers: the pod also breaks ${needs.details.filter((d) => added.some((r) => d.startsWith(`${r} `))).join(', ')}; say why in the reason and add it (${added.map((r) => `'${r}'`).join(', ')})`] : []),
+    ...stale.map((c) => `'podSecurity.controls' must list only controls the pod breaks (${needs.rules.join(', ') || 'none'}) but got ${show(c)}`),
+  ];
+}
+
+/**
+ * @internal
+ * A writable mount of a sensitive host path (asked of ../checks/host-paths)
+ * needs `podSecurity.writableHostPathsReason`, which is refused when no
+ * container writes one: the pod's reason was written for what it reads.
+ */
+export function writableHostPathProblems(given: unknown, pod: PodTemplate | undefined): Problem[] {
+  const reason = isRecord(given) ? given.writableHostPathsReason : undefined;
+  const written = checkWritableHostPaths(pod).map((p) => p.message);
+  if (reason === undefined) {
+    return written.length > 0 ? [`'podSecurity.writableHostPathsReason' must say why the agent writes to the node's own files, or the mounts must be readOnly: ${written.join('; ')}`] : [];
+  }
+  return written.length === 0
+    ? [problem('podSecurity.writableHostPathsReason', 'unset: no container writes a sensitive host path', reason)]
+    : defined(checkSingleLine('podSecurity.writableHostPathsReason', reason, 512));
 }

@@ -13,8 +13,9 @@ import { DEFAULT_RUN_AS_ID, SELECTOR_LABEL_KEY } from '../defaults';
 import { checkAnnotations, checkDns1123Label, checkDns1123Subdomain, checkInteger, checkLabels, checkLabelValue, checkQualifiedName, checkSingleLine, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
 import { NodePolicy } from '../node-policy';
 import { askChecks } from '../prop-checks';
+import { unknownKeys } from '../prop-keys';
 import { adoptionCrossProblems, adoptionProblems, ownName } from './adoption';
-import { CONFIG_CHECKSUM_ANNOTATION, CONFIG_VOLUME, configMountProblems, configProblems, configVolume } from './config';
+import { CONFIG_CHECKSUM_ANNOTATION, configMountProblems, configProblems, configVolume, configVolumeName } from './config';
 import { containerNameProblems, podHostProcessProblems, podNameProblems, podSecurityContextProblems, podWindowsProblems } from './container-checks';
 import { AgentContainer, ContainerDefaults, containerProblems } from './containers';
 import { crdsProblems } from './custom-resources';
@@ -29,13 +30,18 @@ import { AgentUpdateStrategy } from './update-strategy';
 import { AgentMount, AgentVolume, checkAbsolutePath } from './volumes';
 import { wavesProblems } from './waves';
 
+const HOST_PATH_KEYS = ['name', 'hostPath', 'mountPath', 'type', 'propagation'];
+
 const PROP_KEYS = [
   'policy', 'name', 'adopt', 'mainContainer', 'boundHostPorts', 'containers', 'initContainers', 'volumes', 'hostPaths', 'hostNetwork', 'hostPID', 'hostIPC', 'hostProcess',
   'serviceAccount', 'serviceAccountName', 'serviceAccounts', 'grants', 'services', 'customResourceDefinitions', 'config', 'runAsUser', 'runAsGroup', 'fsGroup', 'seccompProfile', 'supplementalGroups', 'podSecurity',
   'priorityClassName', 'runtimeClassName', 'imagePullSecrets', 'shareProcessNamespace', 'dns', 'podAntiAffinity', 'metrics',
   'updateStrategy', 'labels', 'version', 'component', 'partOf', 'annotations', 'waivers', 'changeCause', 'minReadySeconds', 'terminationGracePeriodSeconds', 'revisionHistoryLimit',
-  'recursiveReadOnly', 'waves',
+  'recursiveReadOnly', 'waves', 'podLabels',
 ];
+
+const ON_THE_POLICY = 'goes on the policy: a NodePolicy (NodePolicyProps) given as policy';
+const AGENT_ELSEWHERE: Record<string, string> = Object.fromEntries(['tolerations', 'matchLabels', 'matchExpressions', 'operatingSystem', 'architectures', 'nodeSelector', 'affinity'].map((k) => [k, ON_THE_POLICY]));
 
 /** @internal Every volume of the pods: `volumes`, the `hostPaths` shorthand, and the config's. */
 export function declaredVolumes(props: NodeAgentProps): AgentVolume[] {
@@ -104,9 +110,7 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   if (props.hostProcess === true && windows) {
     problems.push(...podHostProcessProblems(props as unknown as Record<string, unknown>));
   }
-  for (const key of Object.keys(props).filter((k) => !PROP_KEYS.includes(k))) {
-    problems.push(problem('props[key]', `one of ${PROP_KEYS.join(', ')}`, key));
-  }
+  problems.push(...unknownKeys('props', props, { known: PROP_KEYS, what: 'NodeAgentProps', elsewhere: AGENT_ELSEWHERE }));
   if (windows) {
     problems.push(...podWindowsProblems(props as unknown as Record<string, unknown>));
   }
@@ -151,6 +155,13 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
       problems.push(`'labels' must not set '${key}', a label of the selector this construct owns (so that it selects exactly the agent's pods), but got "${key}: ${props.labels[key]}"`);
     }
   }
+  if (props.podLabels !== undefined) {
+    problems.push(...checkLabels('podLabels', props.podLabels));
+    const selector = isRecord(props.adopt) && isRecord(props.adopt.selector) ? props.adopt.selector : { [SELECTOR_LABEL_KEY]: '' };
+    for (const key of isRecord(props.podLabels) ? Object.keys(props.podLabels).filter((k) => Object.prototype.hasOwnProperty.call(selector, k)) : []) {
+      problems.push(`'podLabels' must not set '${key}', a label of the selector this construct owns (so that it selects exactly the agent's pods), but got "${key}: ${props.podLabels[key]}"`);
+    }
+  }
   if (props.annotations !== undefined) {
     problems.push(...checkAnnotations('annotations', props.annotations));
     for (const key of isRecord(props.annotations) ? Object.keys(props.annotations) : []) {
@@ -186,7 +197,7 @@ export function propsProblems(props: NodeAgentProps, namespace: string | undefin
   const defaults: ContainerDefaults = { runAsUser: props.runAsUser ?? DEFAULT_RUN_AS_ID, runAsGroup: runAsGroupOf(props), windows, hostNetwork, version };
   const everyContainer = [
     ...(Array.isArray(props.hostPaths) ? props.hostPaths : []).map((m) => ({ volume: String(m?.name), path: m?.mountPath })),
-    ...(isRecord(props.config) && props.config.mountPath !== undefined ? [{ volume: CONFIG_VOLUME, path: props.config.mountPath }] : []),
+    ...(isRecord(props.config) && props.config.mountPath !== undefined ? [{ volume: configVolumeName(props.config), path: props.config.mountPath }] : []),
   ] as AgentMount[];
   const containers: AgentContainer[] = [];
   for (const [key, min] of [['containers', 1], ['initContainers', 0]] as const) {
@@ -263,7 +274,7 @@ function volumesOrNone(props: NodeAgentProps): AgentVolume[] {
   return [
     ...(Array.isArray(props.hostPaths) ? props.hostPaths.filter(isRecord).map((m) => AgentVolume.hostPath(m.name, m.hostPath, { type: m.type })) : []),
     ...(Array.isArray(props.volumes) ? props.volumes.filter((v): v is AgentVolume => v instanceof AgentVolume) : []),
-    ...(isRecord(props.config) ? [AgentVolume.configMap(CONFIG_VOLUME, ownName(typeof props.name === 'string' ? props.name : ''))] : []),
+    ...(isRecord(props.config) ? [AgentVolume.configMap(configVolumeName(props.config), ownName(typeof props.name === 'string' ? props.name : ''))] : []),
   ];
 }
 
@@ -291,6 +302,7 @@ function volumeProblems(props: NodeAgentProps, windows: boolean): Problem[] {
       props.hostPaths.forEach((m, i) => {
         const mount: Record<string, unknown> = isRecord(m) ? m : {};
         problems.push(
+          ...unknownKeys(`hostPaths[${i}]`, m, { known: HOST_PATH_KEYS }),
           ...AgentVolume.hostPath(mount.name as string, mount.hostPath as string, { type: mount.type as kplus.HostPathVolumeType }).problems(`hostPaths[${i}]`, windows)
             .map((p) => p.replace(`'hostPaths[${i}].path'`, `'hostPaths[${i}].hostPath'`)),
           ...defined(
@@ -306,7 +318,7 @@ function volumeProblems(props: NodeAgentProps, windows: boolean): Problem[] {
   if (props.config !== undefined) {
     problems.push(...configProblems(props.config, windows));
     if (isRecord(props.config) && isRecord(props.config.data)) {
-      names.push({ prop: 'config', name: CONFIG_VOLUME });
+      names.push({ prop: props.config.volumeName !== undefined ? 'config.volumeName' : 'config', name: configVolumeName(props.config) });
     }
   }
   // One name per volume is the API server's (ValidateVolumes): asked of the checks, in the pod's order (hostPaths, volumes, config).

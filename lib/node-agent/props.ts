@@ -253,6 +253,14 @@ export interface NodeAgentProps extends NodeAgentTargetProps {
   readonly labels?: Record<string, string>;
 
   /**
+   * Labels on the agent's pods only (what a NetworkPolicy, a mesh or a log
+   * shipper selects pods by), never on its other objects nor in the
+   * selector; `labels` and the selector's win over them.
+   * @default - none
+   */
+  readonly podLabels?: Record<string, string>;
+
+  /**
    * The `app.kubernetes.io/version` label: the version of what the agent runs, a label value.
    * @default - the main container's image tag, when it is a label value
    */

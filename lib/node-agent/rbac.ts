@@ -10,6 +10,7 @@ import { checkRbac } from '../checks/api/rbac';
 import { clusterScoped } from '../cluster-scoped';
 import { checkDns1123Label, defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { askChecks } from '../prop-checks';
+import { unknownKeys } from '../prop-keys';
 import { AgentAdoption, ownName, ownRoleName, rbacNameProblem } from './adoption';
 import { rbacReasonProblems } from './rbac-reasons';
 
@@ -180,7 +181,7 @@ export function ruleProblems(prop: string, rule: unknown, namespaced: boolean): 
   if (!isRecord(rule)) {
     return [problem(prop, 'an AgentPolicyRule { apiGroups, resources, verbs, resourceNames?, nonResourceURLs? }', rule)];
   }
-  const problems = Object.keys(rule).filter((k) => !RULE_KEYS.includes(k)).map((k) => problem(`${prop}[key]`, `one of ${RULE_KEYS.join(', ')}`, k));
+  const problems = unknownKeys(`${prop}`, rule, { known: RULE_KEYS });
   const shapes = defined(
     strings(`${prop}.verbs`, rule.verbs, 0),
     // The core group is '', so apiGroups may hold empty strings.
@@ -203,7 +204,7 @@ export function serviceAccountProblems(account: unknown, adoptedAccount: unknown
   if (!isRecord(account)) {
     return [problem('serviceAccount', 'an AgentServiceAccount { rules?, namespacedRules?, clusterRoles?, automountToken? }', account)];
   }
-  const problems = Object.keys(account).filter((k) => !ACCOUNT_KEYS.includes(k)).map((k) => problem('serviceAccount[key]', `one of ${ACCOUNT_KEYS.join(', ')}`, k));
+  const problems = unknownKeys('serviceAccount', account, { known: ACCOUNT_KEYS });
   for (const [key, namespaced] of [['rules', false], ['namespacedRules', true]] as const) {
     const rules = account[key];
     if (rules === undefined) continue;

@@ -8,6 +8,7 @@ import { Construct } from 'constructs';
 import { checkInternalTrafficPolicy, checkService } from '../checks/api/core';
 import { checkAnnotations, defined, isRecord, Problem, problem } from '../k8s/syntax';
 import { askChecks, PropPath } from '../prop-checks';
+import { unknownKeys } from '../prop-keys';
 import { serviceNameProblem } from './adoption';
 import { AgentContainer } from './containers';
 
@@ -25,6 +26,12 @@ export interface AgentServicePort {
    * @default - the container port's name
    */
   readonly name?: string;
+  /**
+   * The port's application protocol (`http`, `grpc`, `kubernetes.io/h2c`, a
+   * prefixed name of your own), for meshes and gateways that read it.
+   * @default - none
+   */
+  readonly appProtocol?: string;
 }
 
 /** A Service that selects the agent's pods. */
@@ -51,7 +58,7 @@ export interface AgentService {
 }
 
 const SERVICE_KEYS = ['name', 'ports', 'headless', 'internalTrafficPolicy', 'annotations'];
-const PORT_KEYS = ['port', 'servicePort', 'name'];
+const PORT_KEYS = ['port', 'servicePort', 'name', 'appProtocol'];
 
 function containerPort(containers: readonly AgentContainer[], port: unknown): kplus.ContainerPort | undefined {
   return containers.flatMap((c) => (Array.isArray(c.ports) ? c.ports.filter(isRecord) as kplus.ContainerPort[] : []))
@@ -78,7 +85,7 @@ export function servicesProblems(services: unknown, containers: readonly AgentCo
       problems.push(problem(at, 'an AgentService { name, ports, ... }', s));
       return;
     }
-    problems.push(...Object.keys(s).filter((k) => !SERVICE_KEYS.includes(k)).map((k) => problem(`${at}[key]`, `one of ${SERVICE_KEYS.join(', ')}`, k)));
+    problems.push(...unknownKeys(`${at}`, s, { known: SERVICE_KEYS }));
     problems.push(...defined(
       serviceNameProblem(`${at}.name`, s.name),
       names.has(s.name) ? problem(`${at}.name`, "a name no other of 'services' has", s.name) : undefined,
@@ -103,12 +110,12 @@ export function servicesProblems(services: unknown, containers: readonly AgentCo
       }
       const target = containerPort(containers, p.port);
       problems.push(...defined(
-        ...Object.keys(p).filter((k) => !PORT_KEYS.includes(k)).map((k) => problem(`${pat}[key]`, `one of ${PORT_KEYS.join(', ')}`, k)),
+        ...unknownKeys(`${pat}`, p, { known: PORT_KEYS }),
         target === undefined ? problem(`${pat}.port`, 'the name or number of a container port of the agent', p.port) : undefined,
         p.servicePort !== undefined && !Number.isInteger(p.servicePort) ? problem(`${pat}.servicePort`, 'an integer', p.servicePort) : undefined,
         p.name !== undefined && typeof p.name !== 'string' ? problem(`${pat}.name`, 'a string', p.name) : undefined,
       ));
-      if (target !== undefined) rendered.push({ name: p.name ?? target.name, port: p.servicePort ?? target.number, protocol: target.protocol ?? kplus.Protocol.TCP });
+      if (target !== undefined) rendered.push({ name: p.name ?? target.name, port: p.servicePort ?? target.number, protocol: target.protocol ?? kplus.Protocol.TCP, appProtocol: p.appProtocol });
     });
     // The ports' numbers, names and uniqueness are the API server's (ValidateService): asked of the checks on the Service's ports as rendered.
     if (rendered.length === s.ports.length) {
@@ -136,6 +143,7 @@ export function createServices(scope: Construct, services: readonly AgentService
           port: p.servicePort ?? target.number,
           targetPort: target.name !== undefined ? kplus.k8s.IntOrString.fromString(target.name) : kplus.k8s.IntOrString.fromNumber(target.number),
           protocol: target.protocol ?? 'TCP',
+          ...(p.appProtocol !== undefined ? { appProtocol: p.appProtocol } : {}),
         };
       }),
     },

@@ -1,5 +1,6 @@
 import * as kplus from 'cdk8s-plus-28';
 import { Problem } from '../k8s/syntax';
+import { unknownKeys } from '../prop-keys';
 import { checkRollingUpdate } from '../validate-props';
 
 /** Options of {@link AgentUpdateStrategy.rollingUpdate} (a named type: jsii takes no inline object type). */
@@ -28,7 +29,8 @@ export class AgentUpdateStrategy {
     const maxSurge = options.maxSurge ?? kplus.PercentOrAbsolute.absolute(0);
     const surging = typeof maxSurge?.isZero === 'function' && !maxSurge.isZero();
     const maxUnavailable = options.maxUnavailable ?? kplus.PercentOrAbsolute.absolute(surging ? 0 : 1);
-    return new AgentUpdateStrategy('RollingUpdate', maxUnavailable, maxSurge);
+    // A misspelt option from JavaScript would silently take the default: reported with the strategy's other problems.
+    return new AgentUpdateStrategy('RollingUpdate', maxUnavailable, maxSurge, unknownKeys('updateStrategy', options, { known: ['maxUnavailable', 'maxSurge'] }));
   }
 
   /** Replace a pod only when someone deletes it: a new version never reaches running nodes by itself. */
@@ -43,6 +45,8 @@ export class AgentUpdateStrategy {
     public readonly maxUnavailable?: kplus.PercentOrAbsolute,
     /** For RollingUpdate: nodes that may run two agents. */
     public readonly maxSurge?: kplus.PercentOrAbsolute,
+    /** The options' unknown keys, as problems. */
+    private readonly unknownOptions: Problem[] = [],
   ) {}
 
   /** Whether a rollout starts the new pod before it stops the old one (maxSurge non-zero). */
@@ -52,7 +56,7 @@ export class AgentUpdateStrategy {
 
   /** The problems of this strategy (the API server's rules), named as parts of the `updateStrategy` prop. */
   public problems(): Problem[] {
-    return this.type === 'RollingUpdate' ? checkRollingUpdate(this.maxUnavailable!, this.maxSurge!, 'updateStrategy.') : [];
+    return this.type === 'RollingUpdate' ? [...this.unknownOptions, ...checkRollingUpdate(this.maxUnavailable!, this.maxSurge!, 'updateStrategy.')] : [];
   }
 
   /** The DaemonSet's `updateStrategy`, in the L1 types of cdk8s-plus. */

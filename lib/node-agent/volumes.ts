@@ -7,6 +7,7 @@ import { Size, SizeRoundingBehavior } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { canonicalQuantity } from '../k8s/quantity';
 import { checkConfigKey, checkDns1123Subdomain, defined, isRecord, Problem, problem } from '../k8s/syntax';
+import { unknownKeys } from '../prop-keys';
 import { volumeApiProblems } from './mount-checks';
 
 /** A file of a ConfigMap or Secret volume: the key, and the path it is written to. */
@@ -327,7 +328,8 @@ export class AgentVolume {
         problems.push(...defined(o.defaultMode !== undefined ? checkWhole(`${prop}.defaultMode`, o.defaultMode) : undefined));
       }
     }
-    return [...problems, ...volumeApiProblems(prop, this)];
+    // The API server's rules only once the shapes are right: a volume of wrong shapes does not render.
+    return problems.length > 0 ? problems : volumeApiProblems(prop, this);
   }
 
   /** @internal the L1 volume */
@@ -465,7 +467,6 @@ export function mountProblems(prop: string, mount: unknown, windows: boolean): P
   if (!isRecord(mount)) {
     return [problem(prop, 'an AgentMount { volume, path, readOnly?, propagation?, subPath? }', mount)];
   }
-  const unknown = Object.keys(mount).filter((k) => !['volume', 'path', 'readOnly', 'propagation', 'subPath'].includes(k));
   // The volume's existence, the propagation and the subPath's '..' are the API server's rules: the container asks the checks (mountsApiProblems).
   return defined(
     typeof mount.volume === 'string' ? undefined : problem(`${prop}.volume`, 'the name of a declared volume', mount.volume),
@@ -473,8 +474,7 @@ export function mountProblems(prop: string, mount: unknown, windows: boolean): P
     mount.readOnly !== undefined && typeof mount.readOnly !== 'boolean' ? problem(`${prop}.readOnly`, 'a boolean', mount.readOnly) : undefined,
     mount.propagation !== undefined && typeof mount.propagation !== 'string' ? problem(`${prop}.propagation`, 'a kplus.MountPropagation', mount.propagation) : undefined,
     mount.subPath !== undefined ? checkPathText(`${prop}.subPath`, mount.subPath) : undefined,
-    ...unknown.map((k) => problem(`${prop}[key]`, 'one of volume, path, readOnly, propagation, subPath', k)),
-  );
+  ).concat(unknownKeys(prop, mount, { known: ['volume', 'path', 'readOnly', 'propagation', 'subPath'] }));
 }
 
 /** @internal The L1 volume mount, with the volume's read-only default (only `readOnly: true` is written). */

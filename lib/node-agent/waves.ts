@@ -19,6 +19,7 @@ import { selectorMatches } from '../k8s/scheduling';
 import { checkDns1123Label, checkDns1123Subdomain, checkImage, checkLabelValue, checkSingleLine, defined, isRecord, Problem, problem, show } from '../k8s/syntax';
 import { AGENT_LABEL, ROLLOUT_WAVE_NODE_LABEL, WAVE_LABEL } from '../k8s/waves';
 import { NodePolicy, NodePolicyProps, NodeRequirement } from '../node-policy';
+import { unknownKeys } from '../prop-keys';
 import { ownName } from './adoption';
 import { configProblems } from './config';
 import { AgentContainer, ContainerDefaults, containerProblems } from './containers';
@@ -177,7 +178,7 @@ export function wavesProblems(props: NodeAgentProps, main: AgentContainer | unde
       problems.push(problem(at, 'an AgentWave { name, nodes?, image?, version?, command?, args?, env?, configData?, updateStrategy?, changeCause? }', w));
       return;
     }
-    problems.push(...Object.keys(w).filter((k) => !WAVE_KEYS.includes(k)).map((k) => problem(`${at}[key]`, `one of ${WAVE_KEYS.join(', ')}`, k)));
+    problems.push(...unknownKeys(at, w, { known: WAVE_KEYS }));
     const nameProblem = w.name === '' || typeof w.name !== 'string' ? problem(`${at}.name`, 'a non-empty label value', w.name) : checkLabelValue(`${at}.name`, w.name);
     problems.push(...defined(
       nameProblem,

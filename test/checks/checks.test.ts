@@ -212,7 +212,7 @@ describe('manifest checks: waivers and the report', () => {
   test('every rule is waivable or not by what it is: Pod Security and recommendations only', () => {
     const waivable = ALL_RULES.filter((r) => r.waivable).map((r) => r.id);
     expect(waivable.filter((id) => !id.startsWith('pss-'))).toEqual([
-      'crd-not-in-input', 'run-as-non-root-without-uid', 'cluster-scoped-namespace', 'resources', 'image-tag', 'hostport-surge', 'pdb-selects-daemonset', 'wave-overlap', 'crd-applied-with-resource', 'hostnetwork-dns', 'ondelete-strategy', 'rbac-dangerous', 'rbac-role-ref', 'projected-api-token',
+      'crd-not-in-input', 'run-as-non-root-without-uid', 'cluster-scoped-namespace', 'resources', 'image-tag', 'hostport-surge', 'hostport-clash', 'hostpath-writable', 'pdb-selects-daemonset', 'wave-overlap', 'crd-applied-with-resource', 'hostnetwork-dns', 'ondelete-strategy', 'rbac-dangerous', 'rbac-role-ref', 'projected-api-token',
     ]);
     expect(ALL_RULES.filter((r) => r.id.startsWith('pss-') && !r.waivable)).toEqual([]);
     expect(ALL_RULES.filter((r) => /^(api-|yaml-|schema$|kubectl-apply$|removed-api$|unknown-kind$|crd-schema$)/.test(r.id) && r.waivable)).toEqual([]);

@@ -3,7 +3,9 @@
  * pipeline): a Namespace in the input sets the level its workloads are judged
  * at, and a waiver cannot admit what it enforces.
  */
-import { checkObjects, Finding, isBlocking, KubeObject, Severity, WAIVER_PREFIX } from '../../lib/checks';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { checkInputs, checkObjects, Finding, isBlocking, KubeObject, Severity, WAIVER_PREFIX } from '../../lib/checks';
 import { cleanDaemonSet, podOf } from './baseline';
 
 const namespace = (labels: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'monitoring', labels } });
@@ -47,6 +49,23 @@ describe('Pod Security at the level of a Namespace in the input', () => {
   test('a waiver still works for a namespace the input does not hold', () => {
     const findings = checkObjects([hostPid({ [`${WAIVER_PREFIX}pss-host-namespaces`]: 'needs the host PIDs' })]);
     expect(findings.map((f) => [f.rule.id, f.waived])).toEqual([['pss-host-namespaces', 'needs the host PIDs']]);
+  });
+
+  test('a waiver is counted and listed whatever admits the pod: a namespace of the input that admits it too', () => {
+    // GIVEN a privileged namespace in the input, and a pod that breaks host namespaces with a waiver
+    const findings = checkObjects([namespace({ 'pod-security.kubernetes.io/enforce': 'privileged' }), hostPid({ [`${WAIVER_PREFIX}pss-host-namespaces`]: 'needs the host PIDs' })]);
+
+    // THEN the waiver is reported, waived and not blocking, saying what admits the pod
+    expect(findings.map((f) => [f.rule.id, f.waived, isBlocking(f)])).toEqual([['pss-host-namespaces', 'needs the host PIDs', false]]);
+    expect(findings[0].message).toMatch(/\(namespace "monitoring" in the input enforces "privileged", which admits it\)$/);
+  });
+
+  test('the fluent-bit example with its privileged Namespace reports its 3 waivers', () => {
+    // GIVEN / WHEN
+    const report = checkInputs([{ file: 'fluent-bit.k8s.yaml', text: fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'dist', 'fluent-bit.k8s.yaml'), 'utf-8') }]);
+    // THEN
+    expect([...new Set(report.findings.filter((f) => f.waived !== undefined).map((f) => f.rule.id))].sort()).toEqual(['pss-run-as-non-root', 'pss-run-as-user', 'pss-volume-types']);
+    expect(report.findings.filter(isBlocking)).toEqual([]);
   });
 
   test('the warn level gives warnings, for what the enforce level admits', () => {

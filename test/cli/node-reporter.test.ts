@@ -139,6 +139,7 @@ describe('node-reporter eligible', () => {
   test.each([
     ['an unknown flag', ['eligible', '--nodes', 'x', '--verbose'], 'node-reporter eligible: unknown option "--verbose" (see node-reporter eligible --help)'],
     ['a misspelt flag', ['eligible', '--node', 'x'], 'node-reporter eligible: unknown option "--node"; did you mean --nodes? (see node-reporter eligible --help)'],
+    ['a Kubernetes version, which changes no answer', ['eligible', '--nodes', 'x', '--kubernetes-version', '1.30'], 'node-reporter eligible: --kubernetes-version changes no answer of eligible: the DaemonSet controller picks nodes alike at every supported version (1.28 to 1.36) (see node-reporter eligible --help)'],
     ['a missing --nodes', ['eligible'], 'node-reporter eligible: --nodes FILE is required (see node-reporter eligible --help)'],
     ['a selector without =', ['eligible', '--nodes', 'x', '--selector', 'tier'], 'node-reporter eligible: --selector must be KEY=VALUE but got "tier" (see node-reporter eligible --help)'],
     ['a flag without its value', ['eligible', '--nodes'], "node-reporter eligible: Option '--nodes <value>' argument missing (see node-reporter eligible --help)"],
@@ -235,7 +236,23 @@ describe('node-reporter eligible reads what kubectl and the API give', () => {
     expect(out).toContain('(node linux-1: kubernetes.io/os is set by the kubelet or the cloud provider from the node itself and cannot be labelled by hand; select the nodes by a label of your own instead)');
   });
 
+  test('says in its help that the Kubernetes version changes no answer', () => {
+    // GIVEN / WHEN
+    const { out } = run(['eligible', '--help']);
+    // THEN
+    expect(out).toContain('the answer is the same at every supported Kubernetes version (1.28 to 1.36)');
+  });
+
+  test("never suggests setting a label a known operator owns, and names the operator (nvidia.com/gpu.present: NVIDIA's GPU feature discovery)", () => {
+    // GIVEN a node without the GPU label a GPU agent selects
+    const { out } = run(['eligible', '--nodes', '-', '--selector', 'nvidia.com/gpu.present=true'], list([node('cpu-1', {}, {})]));
+    // THEN no kubectl label line, and the owner named
+    expect(out).not.toContain('kubectl label');
+    expect(out).toContain("(node cpu-1: nvidia.com/gpu.present is set by NVIDIA's GPU feature discovery (the GPU Operator) from the node's hardware or its cloud; labelling it by hand would lie about the node: run that on the cluster, or select the nodes by a label of your own instead)");
+  });
+
   test.each([
+    ['nvidia.com/gpu.present', false], ['nvidia.com/gpu.product', false], ['feature.node.kubernetes.io/cpu-cpuid.AVX2', false], ['nvidia.com/gpu.deploy.dcgm-exporter', true],
     ['node-role.kubernetes.io/agents', true], ['node.kubernetes.io/exclude-from-external-load-balancers', true], ['example.com/tier', true], ['tier', true],
     ['kubernetes.io/os', false], ['node.kubernetes.io/instance-type', false], ['topology.kubernetes.io/zone', false], ['beta.kubernetes.io/arch', false],
   ])('treats %s as a label a person may set: %s', (key, user) => {

@@ -201,7 +201,7 @@ describe('examples/aws-ebs-csi-node.ts, as its chart renders it', () => {
     expect(linux.spec.selector).toEqual({ matchLabels: { app: 'ebs-csi-node' } });
     expect(windows.spec.selector).toEqual({ matchLabels: { app: 'ebs-csi-node-windows' } });
     expect(Object.keys(linux.metadata.annotations).sort()).toEqual([
-      'checks.node-reporter.dev/waive-pss-privilege-escalation', 'checks.node-reporter.dev/waive-pss-privileged', 'checks.node-reporter.dev/waive-pss-run-as-non-root',
+      'checks.node-reporter.dev/waive-hostpath-writable', 'checks.node-reporter.dev/waive-pss-privilege-escalation', 'checks.node-reporter.dev/waive-pss-privileged', 'checks.node-reporter.dev/waive-pss-run-as-non-root',
       'checks.node-reporter.dev/waive-pss-run-as-user', 'checks.node-reporter.dev/waive-pss-volume-types',
     ]);
     // A Windows pod is exempt from the Linux-only controls; its host paths still need "privileged".

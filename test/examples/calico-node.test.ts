@@ -108,9 +108,9 @@ describe('examples/calico-node.ts, as calico.yaml deploys it', () => {
     });
   });
 
-  test('is privileged by name with a reason, and no waiver beyond Pod Security\'s', () => {
+  test("is privileged by name with a reason, and no waiver beyond Pod Security's and its writable host paths'", () => {
     expect(Object.keys(ds.metadata.annotations).filter((k) => k.startsWith('checks.node-reporter.dev/')).sort()).toEqual([
-      'checks.node-reporter.dev/waive-pss-host-namespaces', 'checks.node-reporter.dev/waive-pss-privilege-escalation', 'checks.node-reporter.dev/waive-pss-privileged',
+      'checks.node-reporter.dev/waive-hostpath-writable', 'checks.node-reporter.dev/waive-pss-host-namespaces', 'checks.node-reporter.dev/waive-pss-privilege-escalation', 'checks.node-reporter.dev/waive-pss-privileged',
       'checks.node-reporter.dev/waive-pss-run-as-non-root', 'checks.node-reporter.dev/waive-pss-run-as-user', 'checks.node-reporter.dev/waive-pss-volume-types', 'checks.node-reporter.dev/waive-resources',
     ]);
   });

@@ -161,7 +161,7 @@ describe('examples/falco.ts, as its chart renders it', () => {
     expect(Object.keys(ds.spec.template.metadata.annotations)).toEqual(['node-reporter.dev/config-sha256']);
     expect(only(objects, 'Namespace').metadata).toMatchObject({ name: 'falco', labels: { 'pod-security.kubernetes.io/enforce': 'privileged' } });
     expect(Object.keys(ds.metadata.annotations).sort()).toEqual([
-      'checks.node-reporter.dev/waive-pss-privilege-escalation', 'checks.node-reporter.dev/waive-pss-privileged', 'checks.node-reporter.dev/waive-pss-run-as-non-root',
+      'checks.node-reporter.dev/waive-hostpath-writable', 'checks.node-reporter.dev/waive-pss-privilege-escalation', 'checks.node-reporter.dev/waive-pss-privileged', 'checks.node-reporter.dev/waive-pss-run-as-non-root',
       'checks.node-reporter.dev/waive-pss-run-as-user', 'checks.node-reporter.dev/waive-pss-volume-types',
     ]);
   });

@@ -52,7 +52,7 @@ describe('more ServiceAccounts', () => {
     expect(errorOf({ serviceAccount: {}, serviceAccounts: [{ name: 'node-agent-calico-node' }, { name: 'default' }, { name: 'x', automountToken: false } as never] })).toEqual([
       "test/Agent: 'serviceAccounts[0].name' must be a ServiceAccount the agent does not create already (its own, or another of 'serviceAccounts') but got \"node-agent-calico-node\"",
       "test/Agent: 'serviceAccounts[1].name' must be another name than 'default' (the namespace's own ServiceAccount) but got \"default\"",
-      "test/Agent: 'serviceAccounts[2]' key must be one of name, rbacNames, rules, namespacedRules, rulesIn, clusterRoles, dangerousGrantsReason, subjects (its token is no pod's: no automountToken) but got \"automountToken\"",
+      "test/Agent: 'serviceAccounts[2]' key \"automountToken\" is not a prop here: it is the agent's own ServiceAccount's (serviceAccount.automountToken): this token is no pod's",
     ]);
   });
 });
@@ -119,6 +119,16 @@ describe('Services', () => {
       ports: [{ name: 'metrics', port: 80, targetPort: 'metrics', protocol: 'TCP' }, { name: 'health', port: 9099, targetPort: 'health', protocol: 'TCP' }],
     });
     expect(checkObjects(objects).filter(isBlocking)).toEqual([]);
+  });
+
+  test('a Service port carries its appProtocol, and one the API server refuses is refused naming the prop', () => {
+    // GIVEN / WHEN
+    const objects = objectsOf({ services: [{ name: 'calico-node', ports: [{ port: 'metrics', appProtocol: 'http' }] }] });
+    // THEN
+    expect(only(objects, 'Service', 'calico-node').spec.ports).toEqual([{ name: 'metrics', port: 9091, targetPort: 'metrics', protocol: 'TCP', appProtocol: 'http' }]);
+    expect(checkObjects(objects).filter(isBlocking)).toEqual([]);
+    expect(errorOf({ services: [{ name: 's', ports: [{ port: 'metrics', appProtocol: 'not a protocol' }] }] }))
+      .toEqual([expect.stringMatching(/^test\/Agent: 'services\[0\]\.ports\[0\]\.appProtocol' must be a qualified name .* but got "not a protocol"$/)]);
   });
 
   test('refuses a port the agent does not have, and unnamed ports of a Service with several', () => {

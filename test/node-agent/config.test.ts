@@ -3,7 +3,7 @@
  * rolls the pods or is picked up in place.
  */
 import { Chart, Testing } from 'cdk8s';
-import { AgentConfig, CONFIG_CHECKSUM_ANNOTATION, ConfigChange, NodeAgent, NodeAgentProps, NodePolicy } from '../../lib';
+import { AgentConfig, AgentVolume, CONFIG_CHECKSUM_ANNOTATION, ConfigChange, NodeAgent, NodeAgentProps, NodePolicy } from '../../lib';
 import { Manifest, only, synth } from '../util';
 
 function objectsOf(config: AgentConfig, props: Partial<NodeAgentProps> = {}): Manifest[] {
@@ -45,7 +45,7 @@ describe('config', () => {
       error = (e as Error).message;
     }
     expect(error.split('\n')).toEqual([
-      "test/Agent: 'config' key must be one of data, mountPath, files, onChange but got \"name\"",
+      "test/Agent: 'config' key \"name\" is not a prop here: it is volumeName for the volume's name; the ConfigMap's is derived, or adopt.configMapName",
       "test/Agent: 'config.files' key must be a key of config.data (a) but got \"b\"",
       "test/Agent: 'config.files.a' must not contain '..' but got \"../a\"",
       "test/Agent: 'config.files.a' must not start with '..' but got \"../a\"",
@@ -57,5 +57,22 @@ describe('config', () => {
     expect(() => objectsOf({ data: { a: 'x' }, onChange: ConfigChange.IN_PLACE }, {
       containers: [{ name: 'alloy', image: 'example.com/alloy:v1.5.0', mounts: [{ volume: 'config', path: '/etc/alloy/a', subPath: 'a' }] }],
     })).toThrow(/'containers\[0\]\.mounts\[0\]\.subPath' must be unset with config\.onChange IN_PLACE: the kubelet never updates a subPath mount/);
+  });
+});
+
+describe("the config volume's name", () => {
+  test('volumeName names the volume, in the pod and in every mount of it', () => {
+    // GIVEN / WHEN
+    const ds = only(objectsOf({ data: { 'a.conf': 'x' }, mountPath: '/etc/agent', volumeName: 'agent-config' }), 'DaemonSet');
+    // THEN
+    const pod = ds.spec.template.spec;
+    expect(pod.volumes.map((v: { name: string }) => v.name)).toEqual(['agent-config']);
+    expect(pod.containers[0].volumeMounts).toEqual([expect.objectContaining({ name: 'agent-config', mountPath: '/etc/agent' })]);
+  });
+
+  test('a volumeName that is no DNS-1123 label, or that another volume has, is refused naming the prop', () => {
+    // GIVEN / WHEN / THEN
+    expect(() => objectsOf({ data: { 'a.conf': 'x' }, volumeName: 'Bad_Name' })).toThrow(/'config\.volumeName' must be a DNS-1123 label/);
+    expect(() => objectsOf({ data: { 'a.conf': 'x' }, volumeName: 'logs' }, { volumes: [AgentVolume.emptyDir('logs')] })).toThrow(/'config\.volumeName' must be a volume name no other volume uses but got "logs"/);
   });
 });

@@ -101,7 +101,7 @@ describe('security contexts that could never run are refused at construction', (
     ['privileged without privilege escalation', { privileged: true, allowPrivilegeEscalation: false }, /'containers\[0\]\.securityContext' cannot set `allowPrivilegeEscalation` to false and `privileged` to true/],
     ['a Localhost seccomp profile without its path', { seccompProfile: { type: kplus.SeccompProfileType.LOCALHOST } }, /'containers\[0\]\.securityContext\.seccompProfile\.localhostProfile' must be set when seccomp type is Localhost/],
     ['a capability with the CAP_ prefix', { capabilities: { add: ['CAP_NET_ADMIN'] } }, /'containers\[0\]\.securityContext\.capabilities\.add' must be an array of kplus\.Capability values \(capability names without the CAP_ prefix/],
-    ['an unknown field', { runAsUser: 0 }, /'containers\[0\]\.securityContext' key must be one of user, group/],
+    ['an unknown field', { runAsUser: 0 }, /'containers\[0\]\.securityContext' key "runAsUser" is not a prop here: it is user here/],
   ])('%s', (_, securityContext, message) => {
     expect(build({ containers: [c('agent', { securityContext: securityContext as never })], podSecurity: privileged })).toThrow(message);
   });

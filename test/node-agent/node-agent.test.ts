@@ -345,3 +345,24 @@ describe('NodeAgent names across the app', () => {
     expect(() => app.synth()).toThrow(/\[NameClashes\] DaemonSet "agent" in namespace "x" is defined by both one\/Agent\/Resource\/Resource and two\/Agent\/Resource\/Resource/);
   });
 });
+
+describe('pod-only labels', () => {
+  test('podLabels are on the pods only: not on the DaemonSet, and never in the selector', () => {
+    // GIVEN / WHEN
+    const chart = new Chart(Testing.app(), 'test', { namespace: 'agents' });
+    agentIn(chart, { podLabels: { 'sidecar.istio.io/inject': 'false' } });
+    const objects = synth(chart);
+    const ds = only(objects, 'DaemonSet');
+    // THEN
+    expect(ds.spec.template.metadata.labels).toMatchObject({ 'sidecar.istio.io/inject': 'false' });
+    expect(ds.metadata.labels['sidecar.istio.io/inject']).toBeUndefined();
+    expect(ds.spec.selector.matchLabels['sidecar.istio.io/inject']).toBeUndefined();
+    expect(objects.filter((o) => o.kind !== 'DaemonSet' && o.metadata.labels?.['sidecar.istio.io/inject'] !== undefined)).toEqual([]);
+  });
+
+  test("podLabels may not set the selector's keys, and are label syntax", () => {
+    // GIVEN / WHEN / THEN
+    expect(() => daemonSetOf({ podLabels: { app: 'other' } })).toThrow(/'podLabels' must not set 'app', a label of the selector/);
+    expect(() => daemonSetOf({ podLabels: { 'bad key!': 'x' } })).toThrow(/'podLabels' key must be a qualified name/);
+  });
+});

@@ -107,7 +107,7 @@ describe('volumes declared once, mounted per container', () => {
     const mounts = [{ volume: 'kubelet', path: '/var/lib/kubelet', readOnly: false, propagation: kplus.MountPropagation.BIDIRECTIONAL }];
     expect(build({ containers: [container('plugin', { mounts })], volumes, podSecurity: privileged }))
       .toThrow(/'containers\[0\]\.mounts\[0\]\.propagation' must be unset \(Bidirectional mount propagation is available only to privileged containers\) but got "Bidirectional"/);
-    const ds = daemonSetOf({ containers: [container('plugin', { mounts, securityContext: { privileged: true } })], volumes, podSecurity: privileged });
+    const ds = daemonSetOf({ containers: [container('plugin', { mounts, securityContext: { privileged: true } })], volumes, podSecurity: { ...privileged, writableHostPathsReason: 'a CSI node plugin shares its mounts with the kubelet' } });
     expect(ds.spec.template.spec.containers[0].volumeMounts[0]).toMatchObject({ mountPropagation: 'Bidirectional' });
   });
 
@@ -119,6 +119,14 @@ describe('volumes declared once, mounted per container', () => {
     expect(build({ containers: [container('a', { mounts: [{ volume: 't', path: '/x' }, { volume: 't', path: '/x' }] })], volumes: [AgentVolume.emptyDir('t')] }))
       .toThrow(/'containers\[0\]\.mounts\[1\]\.path' must be unique but got "\/x"/);
     expect(build({ volumes: [AgentVolume.emptyDir('t'), AgentVolume.emptyDir('t')] })).toThrow(/'volumes\[1\]\.name' must be a volume name no other volume uses but got "t"/);
+  });
+
+  test('a volume of wrong shapes is refused by its shapes alone: the API server\'s rules are asked only of one that renders', () => {
+    // GIVEN a ConfigMap volume whose optional is no boolean and whose mode is out of range
+    const volumes = [AgentVolume.configMap('c', 'cm', { optional: 'yes' as never, defaultMode: 0o7777 })];
+    // WHEN / THEN the shape is named, and no API rule follows it until the shape is right
+    expect(build({ volumes })).toThrow(/^test\/Agent: 'volumes\[0\]\.optional' must be a boolean but got "yes"$/);
+    expect(build({ volumes })).not.toThrow(/defaultMode/);
   });
 
   test('refuses bad sources at construction, each naming its prop', () => {

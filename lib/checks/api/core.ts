@@ -47,6 +47,11 @@ export function checkService(add: Add, obj: KubeObject): void {
     if (p.port === undefined) add(RULES.apiService, join(at, 'port'), 'Required value');
     else if (isInt(p.port) && (p.port < 1 || p.port > 65535)) add(RULES.apiService, join(at, 'port'), `Invalid value: ${p.port}: must be between 1 and 65535, inclusive`);
     if (p.protocol !== undefined && !PROTOCOLS.includes(p.protocol)) add(RULES.apiService, join(at, 'protocol'), unsupported(p.protocol, PROTOCOLS));
+    // validateServicePort (v1.28): appProtocol is a qualified name (ValidateQualifiedName): an IANA service name or a prefixed one.
+    if (p.appProtocol !== undefined) {
+      const problem = checkQualifiedName('appProtocol', p.appProtocol);
+      if (problem) add(RULES.apiService, join(at, 'appProtocol'), invalid(p.appProtocol, problem)!);
+    }
     if (p.targetPort !== undefined && p.targetPort !== 0) checkPortNumOrName(add, RULES.apiService, join(at, 'targetPort'), p.targetPort);
     // validateServicePort: an appProtocol is a qualified name (IsQualifiedName).
     if (typeof p.appProtocol === 'string') {
