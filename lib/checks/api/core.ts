@@ -53,11 +53,6 @@ export function checkService(add: Add, obj: KubeObject): void {
       if (problem) add(RULES.apiService, join(at, 'appProtocol'), invalid(p.appProtocol, problem)!);
     }
     if (p.targetPort !== undefined && p.targetPort !== 0) checkPortNumOrName(add, RULES.apiService, join(at, 'targetPort'), p.targetPort);
-    // validateServicePort: an appProtocol is a qualified name (IsQualifiedName).
-    if (typeof p.appProtocol === 'string') {
-      const problem = checkQualifiedName('appProtocol', p.appProtocol);
-      if (problem) add(RULES.apiService, join(at, 'appProtocol'), invalid(p.appProtocol, problem)!);
-    }
     if (p.nodePort !== undefined && p.nodePort !== 0) {
       if (!['NodePort', 'LoadBalancer'].includes(type)) add(RULES.apiService, join(at, 'nodePort'), `Forbidden: may not be used when \`type\` is '${type}'`);
       else if (isInt(p.nodePort) && (p.nodePort < 1 || p.nodePort > 65535)) add(RULES.apiService, join(at, 'nodePort'), `Invalid value: ${p.nodePort}: must be between 1 and 65535, inclusive`);
