@@ -283,14 +283,15 @@ function run(): void {
     const failed = rolloutStatus('node-reporter-canary', 25);
     if (failed.ok) throw new StepFailed(`kubectl rollout status of the bad canary succeeded: ${failed.said}`);
     evidence(`kubectl rollout status daemonset/node-reporter-canary --timeout=25s fails: ${failed.said}`);
-    // maxUnavailable 1: the bad version reached one canary node; the other keeps its v2 pod, the last wave its own.
-    const canaryPods = pods(REPORTER_NS).filter((p) => owner(p) === 'node-reporter-canary');
-    const crashing = canaryPods.filter((p) => p.metadata.labels['app.kubernetes.io/version'] === 'v3');
-    if (crashing.length !== 1) throw new StepFailed(`the bad version should be on one canary node (maxUnavailable 1), but is on ${crashing.length}`);
-    const status = (crashing[0].status?.containerStatuses ?? [])[0] ?? {};
-    evidence(`the bad canary pod on ${crashing[0].spec.nodeName}: ${status.restartCount ?? 0} restart(s), last exit ${status.lastState?.terminated?.exitCode ?? status.state?.terminated?.exitCode ?? '?'}${status.state?.waiting ? ` (${status.state.waiting.reason})` : ''}`);
+    // The bad version stays in the canary wave's nodes. Within the wave it may reach more than maxUnavailable nodes:
+    // a container that exits at once is Ready for a moment between restarts (no readiness probe, minReadySeconds 0),
+    // and the controller counts it available (measured: on 1 or on 2 of the 2 canary nodes).
+    const crashing = pods(REPORTER_NS).filter((p) => p.metadata.labels['app.kubernetes.io/version'] === 'v3');
+    const outside = crashing.filter((p) => owner(p) !== 'node-reporter-canary' || ![b, c].includes(p.spec.nodeName));
+    if (crashing.length === 0 || outside.length > 0) throw new StepFailed(`the bad version should be on canary nodes only, but is on ${JSON.stringify(crashing.map((p) => `${p.spec.nodeName}:${owner(p)}`))}`);
+    evidence(`the bad version on the canary's ${crashing.map((p) => p.spec.nodeName).sort().join(', ')}: ${crashing.map((p) => { const st = (p.status?.containerStatuses ?? [])[0] ?? {}; return `${st.restartCount ?? 0} restart(s), last exit ${st.lastState?.terminated?.exitCode ?? st.state?.terminated?.exitCode ?? '?'}`; }).join('; ')}`);
     const afterBad = new Map(pods(REPORTER_NS).map((p) => [p.spec.nodeName, p]));
-    untouched(before, afterBad, [a, [b, c].find((n) => n !== crashing[0].spec.nodeName)!]);
+    untouched(before, afterBad, [a]);
     apply(promoted);
     placed = placement(REPORTER_NS, { [a]: 'node-reporter', [b]: 'node-reporter-canary', [c]: 'node-reporter-canary' }, o, { [a]: 'v2', [b]: 'v2', [c]: 'v2' });
     untouched(before, placed, [a]);
