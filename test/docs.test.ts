@@ -199,3 +199,14 @@ describe('the README is a page, the guides hold the rest', () => {
     }
   });
 });
+
+describe('the validation plugin in the docs', () => {
+  test("every cdk8s.yaml block names the package's own version for the plugin", () => {
+    // GIVEN the package's version and every plugin entry of the README and the guides
+    const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf-8')).version;
+    const named = [...userDocs().matchAll(/validation-plugin\.js\n\s+version: (\S+)/g)].map((m) => m[1]);
+    // THEN there are some, and each is the package's
+    expect(named.length).toBeGreaterThan(1);
+    expect(named.filter((v) => v !== version)).toEqual([]);
+  });
+});

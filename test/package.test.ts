@@ -78,7 +78,7 @@ beforeAll(() => {
     'app: node main.js',
     'validations:',
     '  - package: ./node_modules/node-reporter/build/lib/checks/validation-plugin.js',
-    '    version: 0.1.0',
+    `    version: ${JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf-8')).version}`,
     '    class: NodeAgentChecks',
     '',
   ].join('\n'));
