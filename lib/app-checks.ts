@@ -13,13 +13,20 @@
  * after construction: the name, kind and namespace of an ApiObject, an
  * agent's Pod Security level and its chart's namespace are fixed.
  *
- * The tree is compared, rather than its changes counted, because constructs
- * tells no one when a child is added or removed: counting them meant patching
- * its `Node.prototype.addChild` and `tryRemoveChild`, private methods of a
- * library the user also uses, for every construct tree in the process; had
- * constructs stopped calling them, changes would have gone unseen. The walk
- * costs about 1 ms of a 5 ms stock `Chart.toJson` pass over 1000 charts,
- * where cdk8s walks the app several times (issue 25).
+ * Whether the app is the same is known without a walk in the usual case.
+ * Every construct added anywhere under the app asks its parent whether the
+ * tree is `locked` (constructs' `Node.addChild`), and the question climbs to
+ * the app's own node: an accessor on that one node instance (never on
+ * constructs' `Node.prototype`, shared by every tree in the process) counts
+ * the additions and answers as before. A probe child added at the start
+ * proves the count works; if a release of constructs stopped asking, every
+ * pass walks the tree as it did before. Removal (`tryRemoveChild`) is not
+ * counted, and need not be while the last results were clean: every check
+ * reports pairs or members of constructs that are present (two objects of
+ * one name, two agents on one node, an agent and its namespace), so removing
+ * constructs cannot make a problem appear. Results that hold a problem are
+ * reused only after the walk finds the tree unchanged (the walk costs about
+ * 1 ms per pass over 1000 charts, as much as cdk8s' own findAll).
  */
 import { Construct, IConstruct } from 'constructs';
 
@@ -32,6 +39,8 @@ interface AppResults {
   readonly constructs: readonly IConstruct[];
   /** {@link changes} when the checks ran. */
   readonly changes: number;
+  /** The app's {@link AppChecks.additions} when the checks ran or last found the tree unchanged. */
+  readonly additions?: number;
   readonly errors: Map<string, string[]>;
   /**
    * The checks whose validation has not yet been called since these results
@@ -50,6 +59,8 @@ interface AppResults {
 interface AppChecks {
   readonly checks: Map<string, AppCheck>;
   results?: AppResults;
+  /** Constructs added under the app since it was registered, when counted ({@link countAdditions}); else undefined. */
+  additions?: number;
 }
 
 const registered = new WeakMap<IConstruct, AppChecks>();
@@ -59,6 +70,14 @@ let changes = 0;
 
 /** How many times the app checks ran afresh, over every app: a seam for tests of how often they run. */
 let runs = 0;
+
+/** How many times a pass walked the tree to find it unchanged: a seam for tests of when it walks. */
+let walks = 0;
+
+/** How many times a validation pass walked the app to find it unchanged, in this process. */
+export function appTreeWalks(): number {
+  return walks;
+}
 
 /**
  * Says that a construct changed in a way an app check reads (a namespace's
@@ -79,6 +98,7 @@ export function appCheckRuns(): number {
  * difference.
  */
 function holds(root: IConstruct, constructs: readonly IConstruct[]): boolean {
+  walks++;
   const stack: IConstruct[] = [root];
   let i = 0;
   while (stack.length > 0) {
@@ -106,15 +126,74 @@ function errorsOf(root: IConstruct, app: AppChecks, id: string): string[] {
     return last.errors.get(id) ?? [];
   }
   const unserved = new Set([...app.checks.keys()].filter((other) => other !== id));
-  if (last !== undefined && last.changes === changes && holds(root, last.constructs)) {
-    app.results = { ...last, unserved };
+  if (last !== undefined && last.changes === changes && (unchangedClean(app, last) || holds(root, last.constructs))) {
+    app.results = { ...last, unserved, additions: app.additions };
     return last.errors.get(id) ?? [];
   }
   runs++;
   const constructs = root.node.findAll();
   const errors = new Map([...app.checks].map(([key, check]) => [key, check(constructs)]));
-  app.results = { constructs, changes, errors, unserved };
+  app.results = { constructs, changes, errors, unserved, additions: app.additions };
   return errors.get(id) ?? [];
+}
+
+/** Whether no construct was added since `last`, which reported no problem: then removals alone cannot have made one. */
+function unchangedClean(app: AppChecks, last: AppResults): boolean {
+  return app.additions !== undefined && last.additions === app.additions && [...last.errors.values()].every((e) => e.length === 0);
+}
+
+/** The apps whose additions are counted, by their root's node. */
+const counted = new WeakMap<object, AppChecks>();
+
+/**
+ * The getter of `locked` on a node's prototype chain, by prototype (one per
+ * copy of constructs in the process).
+ */
+const lockedOf = new WeakMap<object, (this: unknown) => boolean>();
+
+/**
+ * The accessor for `locked` on a counted root's node: counts the question,
+ * answers as constructs does. One function for every root's node, so that
+ * they all keep one shape (a closure per root made each a shape of its own,
+ * which slowed cdk8s' walks of every tree in the process).
+ */
+function countingLocked(this: object): boolean {
+  const app = counted.get(this);
+  if (app?.additions !== undefined) app.additions++;
+  return lockedOf.get(Object.getPrototypeOf(this))!.call(this);
+}
+const COUNTING_LOCKED: PropertyDescriptor = { configurable: true, enumerable: false, get: countingLocked };
+
+/**
+ * Counts the constructs added under `root` from now on in `app.additions`,
+ * through an accessor for `locked` on the root's node instance, which every
+ * addition anywhere in the tree reads; proved by a probe child of `under`,
+ * removed at once. Leaves `app.additions` undefined (walk every pass) when
+ * the probe is not counted.
+ */
+function countAdditions(root: IConstruct, app: AppChecks, under: Construct): void {
+  const node = root.node;
+  const nodeProto: object | null = Object.getPrototypeOf(node);
+  let proto = nodeProto;
+  let read: ((this: unknown) => boolean) | undefined;
+  while (proto !== null && read === undefined) {
+    read = Object.getOwnPropertyDescriptor(proto, 'locked')?.get;
+    proto = Object.getPrototypeOf(proto);
+  }
+  if (nodeProto === null || read === undefined || Object.prototype.hasOwnProperty.call(node, 'locked')) {
+    return;
+  }
+  lockedOf.set(nodeProto, read);
+  app.additions = 0;
+  counted.set(node, app);
+  Object.defineProperty(node, 'locked', COUNTING_LOCKED);
+  new Construct(under, 'Probe');
+  under.node.tryRemoveChild('Probe');
+  if (app.additions === 0) {
+    app.additions = undefined;
+    counted.delete(node);
+    delete (node as unknown as Record<string, unknown>).locked;
+  }
 }
 
 /**
@@ -130,7 +209,11 @@ export function appCheck(scope: IConstruct, id: string, check: AppCheck): void {
   if (!app.checks.has(id)) {
     app.checks.set(id, check);
     app.results = undefined;
-    new Construct(root as Construct, id).node.addValidation({ validate: () => errorsOf(root, app, id) });
+    const reporter = new Construct(root as Construct, id);
+    reporter.node.addValidation({ validate: () => errorsOf(root, app, id) });
+    if (app.checks.size === 1) {
+      countAdditions(root, app, reporter);
+    }
   }
 }
 

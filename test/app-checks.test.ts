@@ -10,7 +10,7 @@ import { App, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { IConstruct } from 'constructs';
 import { NodeAgent, NodeAgentProps, NodePolicy, PodSecurityLevel, PodSecurityNamespace } from '../lib';
-import { appCheck, appCheckRuns } from '../lib/app-checks';
+import { appCheck, appCheckRuns, appTreeWalks } from '../lib/app-checks';
 
 function agentIn(chart: Chart, props: Partial<NodeAgentProps> = {}): NodeAgent {
   return new NodeAgent(chart, 'Agent', { policy: new NodePolicy(chart, 'Policy'), name: 'agent', containers: [{ name: 'agent', image: 'example.com/agent:1' }], ...props } as NodeAgentProps);
@@ -170,5 +170,104 @@ describe("the app checks under cdk8s' own Chart.toJson", () => {
         expect(Object.getOwnPropertyDescriptor(proto, name)?.value).toBe(own[name]);
       }
     });
+  });
+});
+
+describe('the app checks know the app unchanged without walking it', () => {
+  function thirtyCharts(app: App): Chart[] {
+    const charts = Array.from({ length: 30 }, (_, i) => new Chart(app, `c${i}`, { namespace: `n${i}` }));
+    charts.forEach((c) => agentIn(c));
+    return charts;
+  }
+
+  test('walk the tree in no pass while nothing was added and the last results were clean', () => {
+    // GIVEN an app of 30 charts, checked once
+    const app = new App({ outdir: Testing.app().outdir });
+    const charts = thirtyCharts(app);
+    charts[0].toJson();
+    const walks = appTreeWalks();
+
+    // WHEN every chart is rendered by cdk8s' Chart.toJson
+    charts.forEach((c) => c.toJson());
+
+    // THEN no pass walked the tree
+    expect(appTreeWalks() - walks).toBe(0);
+  });
+
+  test('walk the tree in each pass while the last results hold a problem, and see its removal', () => {
+    // GIVEN two ConfigMaps of one name
+    const app = Testing.app();
+    const chart = new Chart(app, 'plain', { namespace: 'x' });
+    agentIn(chart);
+    new kplus.ConfigMap(chart, 'A', { metadata: { name: 'settings' } });
+    new kplus.ConfigMap(chart, 'B', { metadata: { name: 'settings' } });
+    expect(() => chart.toJson()).toThrow(/ConfigMap "settings"/);
+    const walks = appTreeWalks();
+
+    // WHEN rendered again, unchanged
+    expect(() => chart.toJson()).toThrow(/ConfigMap "settings"/);
+
+    // THEN that pass walked the tree, since a removal alone could have cleared the problem
+    expect(appTreeWalks() - walks).toBe(1);
+    chart.node.tryRemoveChild('B');
+    expect(() => chart.toJson()).not.toThrow();
+  });
+
+  test('see a removal after clean results: what remains is still checked when something is added', () => {
+    // GIVEN a clean chart, rendered
+    const app = Testing.app();
+    const chart = new Chart(app, 'r', { namespace: 'x' });
+    agentIn(chart);
+    new kplus.ConfigMap(chart, 'A', { metadata: { name: 'settings' } });
+    expect(() => chart.toJson()).not.toThrow();
+
+    // WHEN A is removed (not counted) and a ConfigMap of A's name added
+    chart.node.tryRemoveChild('A');
+    new kplus.ConfigMap(chart, 'B', { metadata: { name: 'settings' } });
+
+    // THEN the removed one is not held against the new one
+    expect(() => chart.toJson()).not.toThrow();
+
+    // WHEN another of that name is added
+    new kplus.ConfigMap(chart, 'C', { metadata: { name: 'settings' } });
+
+    // THEN the clash is seen
+    expect(() => chart.toJson()).toThrow(/ConfigMap "settings" in namespace "x" is defined by both r\/B\/Resource and r\/C\/Resource/);
+  });
+
+  test("answer the app's locked as constructs does: false, then true after lock(), which refuses a new child", () => {
+    // GIVEN an app with an agent (its checks count additions through the app node's locked)
+    const app = Testing.app();
+    const chart = new Chart(app, 'l', { namespace: 'x' });
+    agentIn(chart);
+    expect(app.node.locked).toBe(false);
+
+    // WHEN
+    app.node.lock();
+
+    // THEN
+    expect(app.node.locked).toBe(true);
+    expect(() => new kplus.ConfigMap(chart, 'Late')).toThrow(/Cannot add children/);
+  });
+
+  test('walk every pass when additions cannot be counted (the app node already has a locked of its own), and still see an addition', () => {
+    // GIVEN an app whose node answers locked itself, so that no addition is counted
+    const app = new App({ outdir: Testing.app().outdir });
+    Object.defineProperty(app.node, 'locked', { configurable: true, get: () => false });
+    const charts = thirtyCharts(app);
+    charts[0].toJson();
+    const walks = appTreeWalks();
+
+    // WHEN every chart is rendered
+    charts.forEach((c) => c.toJson());
+
+    // THEN each pass walked the tree
+    expect(appTreeWalks() - walks).toBe(30);
+
+    // WHEN a clashing agent is added
+    agentIn(new Chart(app, 'late', { namespace: 'n3' }));
+
+    // THEN it is seen
+    expect(() => charts[0].toJson()).toThrow(/\[NameClashes\] DaemonSet "agent" in namespace "n3"/);
   });
 });
