@@ -6,6 +6,9 @@
  * one variant chart (the same constructs at the same paths, ApiObjects where
  * it has them) made of plain Constructs and ApiObjects: what cdk8s alone
  * costs for that app, with none of this library's code in it.
+ * --bare-rendered does the same with ApiObjects that hold the model's whole
+ * rendered manifests (names suffixed): what cdk8s alone costs to write the
+ * same YAML from the same tree.
  * Prints {"charts": N, "ms": synth milliseconds, "maxRssMiB": peak memory}.
  */
 import { ApiObject, App, Chart } from 'cdk8s';
@@ -17,11 +20,17 @@ if (mode === '--stock') {
   NodeReporterChart.prototype.toJson = Chart.prototype.toJson;
 }
 
-/** Copies the tree under `from` into `to`, with plain Constructs and ApiObjects of the same kinds. */
+/** The model's manifests by construct, when rendered copies are asked for. */
+let renderedOf: Map<IConstruct, { metadata?: object } & Record<string, unknown>> | undefined;
+
+/** Copies the tree under `from` into `to`, with plain Constructs and ApiObjects of the same kinds (holding the model's manifests with `--bare-rendered`). */
 function copyTree(from: IConstruct, to: Construct, suffix: string): void {
   for (const child of from.node.children) {
+    const rendered = renderedOf?.get(child);
     const copy = ApiObject.isApiObject(child)
-      ? new ApiObject(to, child.node.id, { apiVersion: child.apiVersion, kind: child.kind, metadata: { name: `${child.name}-${suffix}` } })
+      ? new ApiObject(to, child.node.id, rendered !== undefined
+        ? { ...rendered, apiVersion: child.apiVersion, kind: child.kind, metadata: { ...rendered.metadata, name: `${child.name}-${suffix}` } }
+        : { apiVersion: child.apiVersion, kind: child.kind, metadata: { name: `${child.name}-${suffix}` } })
       : new Construct(to, child.node.id);
     copyTree(child, copy, suffix);
   }
@@ -29,10 +38,14 @@ function copyTree(from: IConstruct, to: Construct, suffix: string): void {
 // Loaded and built once in every mode, so that all three start alike.
 const model = new NodeReporterChart(new App({ outdir, recordConstructMetadata: false }), 'node-reporter-v0', { version: 'v0' });
 
+if (mode === '--bare-rendered') {
+  renderedOf = new Map(model.node.findAll().filter(ApiObject.isApiObject).map((o) => [o, o.toJson()]));
+}
+
 const start = process.hrtime.bigint();
 const app = new App({ outdir, recordConstructMetadata: false });
 for (let i = 1; i <= Number(count); i++) {
-  if (mode === '--bare') {
+  if (mode === '--bare' || mode === '--bare-rendered') {
     copyTree(model, new Chart(app, `node-reporter-v${i}`), `v${i}`);
   } else {
     new NodeReporterChart(app, `node-reporter-v${i}`, { version: `v${i}` });

@@ -283,7 +283,9 @@ export class NodeAgent extends Construct {
     reportProblems(this, [...podSecurityProblems(props.podSecurity, needs), ...writableHostPathProblems(props.podSecurity, podTemplateOf(rendered))]);
     this.podSecurityLevel = needs.level;
     this.writeWaivers(needs, props.podSecurity?.writableHostPathsReason);
-    this.judgeOwnObjects();
+    // The DaemonSet as just rendered, with the waivers written since (they change its annotations alone): not rendered again.
+    const dsObject = ApiObject.of(this.ds);
+    this.judgeOwnObjects(new Map([[dsObject, { ...rendered, metadata: { ...rendered.metadata as object, annotations: dsObject.metadata.toJson().annotations } }]]));
     // From now on every manifest of the DaemonSet is held to its level (see finish()).
     this.judged = true;
     watchNameClashes(this);
@@ -362,9 +364,9 @@ export class NodeAgent extends Construct {
     this.rules = needs.rules;
   }
 
-  /** Throws what the checks refuse in the agent's objects. */
-  private judgeOwnObjects(): void {
-    reportProblems(this, checksProblems(this, this.kubernetesVersion));
+  /** Throws what the checks refuse in the agent's objects; `rendered`: objects whose manifest is already at hand. */
+  private judgeOwnObjects(rendered?: ReadonlyMap<ApiObject, Record<string, unknown>>): void {
+    reportProblems(this, checksProblems(this, this.kubernetesVersion, rendered));
   }
 
   /**

@@ -54,11 +54,12 @@ export function nonEmpty<T>(items: T[]): T[] | undefined {
  * problems of the props: the checks are the one home of the API server's
  * rules, and this makes construction fail where synth would. Custom
  * resources (a ServiceMonitor) are the checks' to judge against their CRD.
+ * @param rendered manifests already at hand, by object (not rendered again)
  */
-export function checksProblems(scope: IConstruct, kubernetesVersion: KubernetesVersion): Problem[] {
+export function checksProblems(scope: IConstruct, kubernetesVersion: KubernetesVersion, rendered?: ReadonlyMap<ApiObject, Record<string, unknown>>): Problem[] {
   const problems: Problem[] = [];
   for (const obj of scope.node.findAll().filter(ApiObject.isApiObject)) {
-    const json = obj.toJson();
+    const json = rendered?.get(obj) ?? obj.toJson();
     if (String(json.apiVersion).startsWith('monitoring.coreos.com/')) {
       continue;
     }
