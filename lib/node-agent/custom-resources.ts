@@ -9,19 +9,16 @@ import { checkCustomResourceDefinition } from '../checks/crds';
 import { clusterScoped } from '../cluster-scoped';
 import { isRecord, Problem, problem } from '../k8s/syntax';
 import { askChecks } from '../prop-checks';
+import { crdSpecShapeProblems } from './crd-shapes';
 
 /** @internal A CRD's name: `<plural>.<group>` (apiextensions/validation: ValidateCustomResourceDefinition). */
 export function crdName(spec: kplus.k8s.CustomResourceDefinitionSpec): string {
   return `${spec.names.plural}.${spec.group}`;
 }
 
-/** The spec as the manifest has it (`openAPIV3Schema`, not the L1 `openApiv3Schema`); as given when it does not convert. */
+/** The spec as the manifest has it (`openAPIV3Schema`, not the L1 `openApiv3Schema`): asked only of a spec whose shapes are right (crdSpecShapeProblems found none), which converts whole. */
 function specJson(spec: Record<string, unknown>): Record<string, unknown> {
-  try {
-    return kplus.k8s.toJson_CustomResourceDefinitionSpec(spec as unknown as kplus.k8s.CustomResourceDefinitionSpec) as Record<string, unknown>;
-  } catch {
-    return spec;
-  }
+  return kplus.k8s.toJson_CustomResourceDefinitionSpec(spec as unknown as kplus.k8s.CustomResourceDefinitionSpec) as Record<string, unknown>;
 }
 
 /** @internal The problems of `customResourceDefinitions` the props decide; the rest is the checks' (apiextensions validation). */
@@ -35,6 +32,11 @@ export function crdsProblems(crds: unknown): Problem[] {
     const at = `customResourceDefinitions[${i}]`;
     if (!isRecord(c) || !isRecord(c.names)) {
       problems.push(problem(at, 'a CustomResourceDefinitionSpec { group, names: { kind, plural, ... }, scope, versions }', c));
+      return;
+    }
+    const shapes = crdSpecShapeProblems(at, c);
+    if (shapes.length > 0) {
+      problems.push(...shapes);
       return;
     }
     // The group, the plural, the scope and the versions are the API server's (ValidateCustomResourceDefinition): asked of the checks on the CRD as rendered.

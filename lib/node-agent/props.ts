@@ -131,7 +131,8 @@ export interface NodeAgentProps extends NodeAgentTargetProps {
 
   /**
    * CustomResourceDefinitions the agent ships (cdk8s-plus' `k8s.CustomResourceDefinitionSpec`),
-   * each named `<plural>.<group>`, cluster-scoped.
+   * each named `<plural>.<group>`, cluster-scoped. The L1 names (`openApiv3Schema`,
+   * `xKubernetesPreserveUnknownFields`): a manifest spelling is refused with the name to use.
    * @default - none
    */
   readonly customResourceDefinitions?: kplus.k8s.CustomResourceDefinitionSpec[];
