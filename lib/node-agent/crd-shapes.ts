@@ -19,8 +19,10 @@ import { unknownKeys } from '../prop-keys';
 type Field =
   /** Taken as it is: a scalar (judged on the rendered CRD), or JSON the conversion copies untouched. */
   | 'as-is'
-  /** An array of scalars. */
-  | 'scalars'
+  /** An array, its items taken as they are (`required`, `enum`). */
+  | 'array'
+  /** A record, its values taken as they are (`dependencies`). */
+  | 'values'
   /** A record of the named type. */
   | { readonly record: string }
   /** An array of records of the named type. */
@@ -39,7 +41,7 @@ interface Shape {
 const ROOT = 'CustomResourceDefinitionSpec';
 
 /** Schema keys the conversion copies as they are, inside as well: the rendered CRD has them exactly as given. */
-const SCHEMA_AS_IS = ['additionalItems', 'additionalProperties', 'default', 'example', 'items', 'dependencies', 'enum'] as const;
+const SCHEMA_AS_IS = ['additionalItems', 'additionalProperties', 'default', 'example', 'items'] as const;
 
 const SCHEMA_SCALARS = ['description', 'exclusiveMaximum', 'exclusiveMinimum', 'format', 'id', 'maxItems', 'maxLength', 'maxProperties', 'maximum',
   'minItems', 'minLength', 'minProperties', 'minimum', 'multipleOf', 'nullable', 'pattern', 'title', 'type', 'uniqueItems', 'ref', 'schema',
@@ -51,7 +53,7 @@ const SHAPES: Readonly<Record<string, Shape>> = {
     fields: { conversion: { record: 'CustomResourceConversion' }, group: 'as-is', names: { record: 'CustomResourceDefinitionNames' }, preserveUnknownFields: 'as-is', scope: 'as-is', versions: { records: 'CustomResourceDefinitionVersion' } },
   },
   CustomResourceDefinitionNames: {
-    fields: { categories: 'scalars', kind: 'as-is', listKind: 'as-is', plural: 'as-is', shortNames: 'scalars', singular: 'as-is' },
+    fields: { categories: 'array', kind: 'as-is', listKind: 'as-is', plural: 'as-is', shortNames: 'array', singular: 'as-is' },
   },
   CustomResourceDefinitionVersion: {
     fields: {
@@ -66,7 +68,7 @@ const SHAPES: Readonly<Record<string, Shape>> = {
       ...Object.fromEntries(SCHEMA_SCALARS.map((k) => [k, 'as-is'])),
       allOf: { records: 'JsonSchemaProps' }, anyOf: { records: 'JsonSchemaProps' }, oneOf: { records: 'JsonSchemaProps' }, not: { record: 'JsonSchemaProps' },
       definitions: { map: 'JsonSchemaProps' }, patternProperties: { map: 'JsonSchemaProps' }, properties: { map: 'JsonSchemaProps' },
-      externalDocs: { record: 'ExternalDocumentation' }, required: 'scalars', xKubernetesListMapKeys: 'scalars',
+      externalDocs: { record: 'ExternalDocumentation' }, required: 'array', enum: 'array', dependencies: 'values', xKubernetesListMapKeys: 'array',
       xKubernetesValidations: { records: 'ValidationRule' },
     },
     manifest: {
@@ -81,7 +83,7 @@ const SHAPES: Readonly<Record<string, Shape>> = {
   CustomResourceSubresources: { fields: { scale: { record: 'CustomResourceSubresourceScale' }, status: 'as-is' } },
   CustomResourceSubresourceScale: { fields: { labelSelectorPath: 'as-is', specReplicasPath: 'as-is', statusReplicasPath: 'as-is' } },
   CustomResourceConversion: { fields: { strategy: 'as-is', webhook: { record: 'WebhookConversion' } } },
-  WebhookConversion: { fields: { clientConfig: { record: 'WebhookClientConfig' }, conversionReviewVersions: 'scalars' } },
+  WebhookConversion: { fields: { clientConfig: { record: 'WebhookClientConfig' }, conversionReviewVersions: 'array' } },
   WebhookClientConfig: { fields: { caBundle: 'as-is', service: { record: 'ServiceReference' }, url: 'as-is' } },
   ServiceReference: { fields: { name: 'as-is', namespace: 'as-is', path: 'as-is', port: 'as-is' } },
 };
@@ -125,8 +127,10 @@ export function crdSpecShapeProblems(prop: string, spec: unknown): Problem[] {
       const v = value[key];
       if (v === undefined || field === 'as-is') continue;
       const here = `${at}.${key}`;
-      if (field === 'scalars') {
+      if (field === 'array') {
         if (!Array.isArray(v)) problems.push(problem(here, 'an array', v));
+      } else if (field === 'values') {
+        if (!isRecord(v)) problems.push(problem(here, 'a record', v));
       } else if ('record' in field) {
         walk(here, v, field.record);
       } else if ('records' in field) {

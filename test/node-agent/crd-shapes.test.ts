@@ -75,6 +75,14 @@ describe('customResourceDefinitions, from JavaScript', () => {
     ]);
   });
 
+  test('refuse an enum, required or dependencies of the wrong shape, which the conversion would throw on', () => {
+    expect(errorOf(withSchema({ type: 'string', enum: 'a', required: 'b', dependencies: null }))).toEqual([
+      `${at}.versions[0].schema.openApiv3Schema.required' must be an array but got "b"`,
+      `${at}.versions[0].schema.openApiv3Schema.enum' must be an array but got "a"`,
+      `${at}.versions[0].schema.openApiv3Schema.dependencies' must be a record but got null`,
+    ]);
+  });
+
   test('refuse a misspelt key with the closest one', () => {
     expect(errorOf(withSchema({ type: 'object', descripton: 'logs' }))).toEqual([
       expect.stringMatching(/^test\/Agent: 'customResourceDefinitions\[0\]\.versions\[0\]\.schema\.openApiv3Schema' key must be a prop of JsonSchemaProps but got "descripton"; did you mean "description"\?$/),
