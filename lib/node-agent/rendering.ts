@@ -64,7 +64,8 @@ export function checksProblems(scope: IConstruct, kubernetesVersion: KubernetesV
       continue;
     }
     // An API token the agent was promised not to have is refused, though the checks only warn of it in any manifest.
-    for (const f of checkObject(json, undefined, { kubernetesVersion }).filter((f) => isBlocking(f) || f.rule === RULES.projectedApiToken)) {
+    // The size client-side apply stores is judged below, by the prop that makes it (`apply: 'server-side'` leaves it out here).
+    for (const f of checkObject(json, undefined, { kubernetesVersion, apply: 'server-side' }).filter((f) => isBlocking(f) || f.rule === RULES.projectedApiToken)) {
       problems.push(`${propOf(f.path, json.kind, json)} is refused by the manifest checks: ${f.object} ${f.path}: ${f.message} [${f.rule.id}]${f.rule === RULES.projectedApiToken ? `: ${f.rule.fix}` : ''}`);
     }
     problems.push(...defined(checkApplySize(json.kind === 'ConfigMap' ? 'config.data' : json.kind === 'DaemonSet' ? 'annotations' : 'props', json)));

@@ -50,6 +50,14 @@ describe('config the documented apply would refuse, or that never rolls', () => 
       .toThrow(/'config\.data' makes the ConfigMap "node-agent-agent" too large for `kubectl apply`: its annotations would hold \d+ bytes with the last-applied configuration, but the API server allows 262144/);
   });
 
+  test('an object too large for client-side apply is reported once, by the prop that makes it so, not again as the checks\' finding', () => {
+    // GIVEN config data over 256 KiB
+    const build = () => agentIn(new Chart(Testing.app(), 'c', { namespace: 'c' }), { config: { data: { 'big.conf': 'x'.repeat(300 * 1024) }, mountPath: '/etc/agent' } });
+    // WHEN the agent is built THEN its error names the size once
+    expect(build).toThrow(/too large for `kubectl apply`/);
+    expect(build).not.toThrow(/\[kubectl-apply\]/);
+  });
+
   test('an annotation of 200 KiB is refused the same way (the DaemonSet holds it twice)', () => {
     expect(() => agentIn(new Chart(Testing.app(), 'c', { namespace: 'c' }), { annotations: { 'example.com/blob': 'x'.repeat(200 * 1024) } }))
       .toThrow(/'annotations' makes the DaemonSet "agent" too large for `kubectl apply`/);
