@@ -94,8 +94,9 @@ describe('README and guide commands: each is run by a test or by CI', () => {
     expect(new Set(blocks.map((b) => b.where))).toEqual(new Set(['package', 'repo', 'ci', 'e2e', 'agents', 'languages']));
   });
 
-  test("the deploy commands are the agents e2e's, which CI runs on a real node (e2e/agents.ts)", () => {
-    const agents = fs.readFileSync(path.join(root, 'e2e', 'agents.ts'), 'utf-8');
+  test("the deploy commands are the agents e2e's, which CI runs on a real node (e2e/agents.ts and its steps' files)", () => {
+    const e2e = path.join(root, 'e2e');
+    const agents = fs.readdirSync(e2e).filter((f) => /^agents(-[a-z-]+)?\.ts$/.test(f)).map((f) => fs.readFileSync(path.join(e2e, f), 'utf-8')).join('\n');
     const commands = blocks.filter((b) => b.where === 'agents').flatMap((b) => b.commands);
     expect(commands.length).toBeGreaterThan(2);
     for (const command of commands) {
