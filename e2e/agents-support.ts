@@ -1,8 +1,8 @@
 /**
- * What the steps of `npm run e2e:agents` share: its options, what the run
- * created (so that cleanup deletes exactly that), and the kubectl questions
- * the steps ask of the cluster (apply, pods, rollouts, node images, what is
- * left of a file).
+ * What the steps of `npm run e2e:agents` share: what the run created (so
+ * that cleanup deletes exactly that), and the kubectl questions the steps ask
+ * of the cluster (apply, pods, rollouts, node images, what is left of a
+ * file).
  */
 import * as path from 'node:path';
 import { Options } from './agents-options';
@@ -10,10 +10,10 @@ import { eventProblem, evidence, Json, kubectl, kubectlAsync, kubectlJson, podPr
 import { describe, fullImageName, images, K8sObject, podSpec, readManifest } from './manifests';
 
 /** Namespaces the cluster owns: this run never deletes one, even when a file it applies names it. */
-export const CLUSTER_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
+const CLUSTER_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 
 /** One agent as this run installed it: every version of its file applied, the latest last. */
-export interface Install {
+interface Install {
   files: string[];
   /** The objects of those files, but Namespaces (two agents may share one). */
   objects: Set<string>;
@@ -84,7 +84,7 @@ export function daemonSetsOf(objects: K8sObject[]): K8sObject[] {
 }
 
 /** The DaemonSet's selector as a kubectl `-l` argument. */
-export function selector(ds: K8sObject): string {
+function selector(ds: K8sObject): string {
   return Object.entries(ds.spec?.selector?.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
 }
 
@@ -99,7 +99,7 @@ export function liveDs(ds: K8sObject): Json {
 }
 
 /** The pod's last two Warning events, for a failure's reason. */
-export function podWarnings(pod: Json): string {
+function podWarnings(pod: Json): string {
   const events = kubectlJson(['get', 'events', '-n', pod.metadata.namespace, '--field-selector', `involvedObject.uid=${pod.metadata.uid},type=Warning`]).items;
   return events.map((e: Json) => `${e.reason}: ${e.message}`).slice(-2).join(' | ');
 }
