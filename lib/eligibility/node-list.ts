@@ -7,6 +7,7 @@
  */
 import { decodeText, InputError } from '../checks/input/files';
 import { parseYaml } from '../checks/input/yaml';
+import { RULES } from '../checks/rules';
 import { isRecord } from '../k8s/syntax';
 import type { KubeNode } from './evaluate';
 import { printable, shown } from './printable';
@@ -94,7 +95,8 @@ function parse(text: string, source: string): unknown {
     }
   }
   const { documents, findings } = parseYaml(text, source);
-  const problem = findings[0];
+  // How kubectl 1.32 would refuse a file it applies is no concern of a node list.
+  const problem = findings.find((f) => f.rule !== RULES.jsonReadAsYaml);
   if (problem) {
     const at = problem.line !== undefined ? ` at line ${problem.line}` : '';
     // A repeated key is JSON and YAML both: say what it is.

@@ -131,12 +131,45 @@ describe('the JSON fast path', () => {
 
   test.each([
     ['truncated', '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}'],
-    ['a comment', '{"apiVersion": "v1", # c\n"kind": "ConfigMap", "metadata": {"name": "a"}}'],
     ['a number beyond float64 (json: cannot unmarshal number 1e400)', '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "labels": {"n": 1e400}}}'],
     ['text after the object', '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}} x'],
   ])('%s: refused, as kubectl v1.35.6 refuses it', (_, text) => {
     const { findings } = parseYaml(text, 'bad.json');
     expect(findings.filter((f) => f.rule.id === 'yaml-syntax').length).toBe(1);
+  });
+
+  test('a comment in the first object: read as YAML, as kubectl v1.35.6 reads it, with a warning that kubectl 1.32 refuses it', () => {
+    // GIVEN JSON with a comment, which only YAML allows
+    const text = '{"apiVersion": "v1", # c\n"kind": "ConfigMap", "metadata": {"name": "a"}}';
+
+    // WHEN
+    const { documents, findings } = parseYaml(text, 'c.json');
+
+    // THEN
+    expect(documents.map((d) => d.value)).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }]);
+    expect(findings.map((f) => [f.rule.id, f.severity, f.line, f.column])).toEqual([['json-read-as-yaml', 'warning', 1, 1]]);
+  });
+
+  test('YAML after a JSON value on the same line is read from where it starts, and its fields are found there', () => {
+    // GIVEN a JSON object, then a YAML flow mapping on the same line (kubectl v1.35.6 reads a and b)
+    const text = '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}} {apiVersion: v1, kind: ConfigMap,\n  metadata: {name: b}}\n';
+
+    // WHEN
+    const { documents, findings } = parseYaml(text, 's.yaml');
+
+    // THEN b's fields are where they are in the file, on the first line too
+    expect(documents.map((d) => [d.index, d.locate('kind'), d.locate('metadata.name')])).toEqual([
+      [1, { line: 1, column: 22 }, { line: 1, column: 56 }],
+      [2, { line: 1, column: 87 }, { line: 2, column: 14 }],
+    ]);
+    expect(findings.map((f) => [f.rule.id, f.object, f.line, f.column])).toEqual([['json-read-as-yaml', 'document 2', 1, 70]]);
+  });
+
+  test('fewer than four bytes after the first value are not read as YAML: the JSON error stands, as kubectl v1.35.6 gives it', () => {
+    // kubectl's consumeWhitespace reads four bytes at a time and takes fewer for the end of the stream.
+    const { documents, findings } = parseYaml('{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}\nxy', 'short.json');
+    expect(documents.length).toBe(1);
+    expect(findings.map((f) => [f.rule.id, f.line])).toEqual([['yaml-syntax', 2]]);
   });
 
   test('a document nested deeper than the checks read is refused, not read', () => {

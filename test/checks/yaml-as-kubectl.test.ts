@@ -1,8 +1,10 @@
 /**
  * The checks read YAML as kubectl does (issue 25, defect 5): every file in
- * test/fixtures/kubectl-yaml was read by kubectl v1.32.4 (`kubectl annotate
- * --local -f FILE -o json`, the decoder of `kubectl apply -f`), and the
- * reader must give the objects kubectl gave, or refuse what kubectl refused.
+ * test/fixtures/kubectl-yaml was read by kubectl v1.32.4 and v1.35.6
+ * (`kubectl annotate --local -f FILE -o json`, the decoder of `kubectl apply
+ * -f`), and the reader must give the objects kubectl v1.35.6 gave, or refuse
+ * what it refused; where only v1.32.4 refused (a stream that starts with `{`
+ * but is not JSON, which kubectl reads as YAML from 1.33), a warning says so.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,27 +26,35 @@ function kubectlObjects(file: string): unknown[] {
 }
 
 describe('YAML as kubectl reads it', () => {
-  test('the fixtures hold both kinds of answer', () => {
-    expect(inputs.filter((f) => fs.existsSync(path.join(dir, f.replace(/\.yaml$/, '.kubectl.json')))).length).toBeGreaterThanOrEqual(5);
-    expect(inputs.filter((f) => fs.existsSync(path.join(dir, f.replace(/\.yaml$/, '.kubectl-error.txt')))).length).toBeGreaterThanOrEqual(5);
+  /** What kubectl of `version` made of the fixture: its objects, or its error. */
+  const answer = (name: string, version: '' | '-v1.35') => {
+    const read = path.join(dir, name.replace(/\.yaml$/, `.kubectl${version}.json`));
+    return fs.existsSync(read) ? { objects: kubectlObjects(read) } : { error: fs.readFileSync(path.join(dir, name.replace(/\.yaml$/, `.kubectl${version}-error.txt`)), 'utf-8') };
+  };
+
+  test('the fixtures hold both kinds of answer, from both versions, and files the versions read apart', () => {
+    const answers = inputs.map((f) => [answer(f, ''), answer(f, '-v1.35')]);
+    expect(answers.filter(([, v135]) => v135.objects).length).toBeGreaterThanOrEqual(5);
+    expect(answers.filter(([, v135]) => v135.error).length).toBeGreaterThanOrEqual(5);
+    expect(answers.filter(([v132, v135]) => v132.error && v135.objects).length).toBeGreaterThanOrEqual(5);
   });
 
-  test.each(inputs)('%s: the reader gives what kubectl gave, or refuses what it refused', (name) => {
-    // GIVEN a file and kubectl's answer
+  test.each(inputs)('%s: the reader gives what kubectl v1.35.6 gave, or refuses what it refused, and warns of what only v1.32.4 refused', (name) => {
+    // GIVEN a file and kubectl's answers
     const text = fs.readFileSync(path.join(dir, name), 'utf-8');
-    const read = path.join(dir, name.replace(/\.yaml$/, '.kubectl.json'));
-    const refused = path.join(dir, name.replace(/\.yaml$/, '.kubectl-error.txt'));
+    const [v132, v135] = [answer(name, ''), answer(name, '-v1.35')];
 
     // WHEN the checks read it
     const { documents, findings } = parseYaml(text, name);
 
     // THEN
-    if (fs.existsSync(read)) {
-      expect(findings).toEqual([]);
-      expect(documents.map((d) => d.value)).toEqual(kubectlObjects(read));
+    if (v135.objects) {
+      expect(documents.map((d) => d.value)).toEqual(v135.objects);
+      expect(findings.map((f) => f.rule.id)).toEqual(v132.error ? ['json-read-as-yaml'] : []);
     } else {
-      expect(fs.readFileSync(refused, 'utf-8')).toMatch(/^error: /);
+      expect(v135.error).toMatch(/^error: /);
       expect(findings.filter((f) => f.rule.id === 'yaml-syntax').length).toBeGreaterThan(0);
+      expect(findings.filter((f) => f.rule.id === 'json-read-as-yaml')).toEqual([]);
     }
   });
 
@@ -54,7 +64,8 @@ describe('YAML as kubectl reads it', () => {
     expect(said('refused-yaml-1.2.yaml')).toMatch(/^found incompatible YAML document/);
     expect(said('refused-yaml-1.1.yaml')).toMatch(/^did not find expected <document start>/);
     expect(said('refused-infinity.yaml')).toMatch(/^json: unsupported value: \+Inf/);
-    expect(said('refused-json-with-separator.yaml')).toMatch(/^not JSON: /);
+    expect(said('refused-json-stream-then-separator.yaml')).toMatch(/^not JSON: .* \(a stream that starts with \{ and holds two JSON values is read as JSON to its end\)$/);
+    expect(said('json-fallback-separator.yaml')).toMatch(/^not JSON \(.*\): kubectl 1\.33 and later read the file as YAML from here, and kubectl 1\.32 and older refuse it$/);
   });
 
   test.each([

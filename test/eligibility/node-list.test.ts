@@ -17,6 +17,11 @@ describe('readNodeList', () => {
     expect(readNodeList('{"kind":"NodeList","items":[{"kind":"Node","metadata":{"name":"a"}}]}', 'x')).toHaveLength(1);
   });
 
+  test('reads a node list in YAML flow style, which starts with { but is not JSON, as kubectl 1.33 and later read it', () => {
+    // GIVEN / WHEN / THEN (the checks' warning that kubectl 1.32 would refuse to apply such a file is no concern here)
+    expect(readNodeList('{kind: List, items: [{kind: Node, metadata: {name: a}}]}\n', 'f.yaml').map((n) => n.metadata?.name)).toEqual(['a']);
+  });
+
   test.each([
     ['broken JSON', '{"kind": "List",', /^f.json: not JSON \(/],
     ['YAML with a duplicate key', 'kind: List\nkind: Node\n', 'f.json: the key "kind" appears again in the same mapping: kubectl keeps this last one and drops the others at line 2'],

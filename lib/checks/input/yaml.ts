@@ -1,7 +1,9 @@
 /**
  * Manifest YAML as kubectl reads it: k8s.io/apimachinery's
  * YAMLOrJSONDecoder reads a stream that starts with `{` as JSON values one
- * after another (`jq -c` output), and anything else as YAML split at lines
+ * after another (`jq -c` output), from kubectl 1.33 as YAML from where its
+ * first or second value is not JSON (a warning: kubectl 1.32 refuses such a
+ * file), and anything else as YAML split at lines
  * that start with `---` (YAMLReader: only a comment may follow, else
  * "invalid Yaml document separator"); each piece then goes through
  * sigs.k8s.io/yaml: go-yaml v2, then JSON. So: YAML 1.1 booleans (an
@@ -88,10 +90,10 @@ function pathKeys(path: string): Array<string | number> | undefined {
 /** Where an offset of a piece of the file is in the file: its line counter, and the piece's first line. */
 type Place = (offset: number) => Position;
 
-function placeIn(lines: LineCounter, firstLine: number): Place {
+function placeIn(lines: LineCounter, firstLine: number, firstColumn: number): Place {
   return (offset) => {
     const { line, col } = lines.linePos(offset);
-    return { line: line + firstLine - 1, column: col };
+    return { line: line + firstLine - 1, column: line === 1 ? col + firstColumn - 1 : col };
   };
 }
 
@@ -239,6 +241,8 @@ const YAML_OPTIONS = { version: '1.1', uniqueKeys: false, customTags: goYamlTags
 interface Piece {
   readonly text: string;
   readonly firstLine: number;
+  /** The column its first line starts at (not 1 where kubectl reads YAML from the middle of a line). */
+  readonly firstColumn: number;
   readonly index: number;
 }
 
@@ -280,10 +284,11 @@ export function parseYaml(text: string, file?: string, json = true): { documents
     }
     keep(index, value, locate);
   };
+  const reading: Reading = { file, findings, syntax, add };
   if (json && /^\s*\{/.test(text)) {
-    readJsonStream(text, findings, syntax, keep, file);
+    readJsonStream(text, keep, reading);
   } else {
-    for (const piece of pieces(text, findings, syntax)) readPiece(piece, { file, findings, syntax, add });
+    for (const piece of pieces(text, findings, syntax)) readPiece(piece, reading);
   }
   return { documents, findings };
 }
@@ -322,12 +327,12 @@ interface Reading {
  * that starts with `---`, which only a comment may follow; a bad separator
  * ends the reading (kubectl refuses the file).
  */
-function pieces(text: string, findings: Finding[], syntax: Syntax): Piece[] {
+function pieces(text: string, findings: Finding[], syntax: Syntax, from: { line: number; column: number; index: number } = { line: 1, column: 1, index: 1 }): Piece[] {
   const found: Piece[] = [];
   const lines = text.split('\n');
   let start = 0;
   const cut = (end: number) => {
-    if (end > start) found.push({ text: lines.slice(start, end).join('\n') + '\n', firstLine: start + 1, index: found.length + 1 });
+    if (end > start) found.push({ text: lines.slice(start, end).join('\n') + '\n', firstLine: from.line + start, firstColumn: start === 0 ? from.column : 1, index: from.index + found.length });
   };
   for (let i = 0; i < lines.length; i++) {
     if (!lines[i].startsWith('---')) continue;
@@ -335,7 +340,7 @@ function pieces(text: string, findings: Finding[], syntax: Syntax): Piece[] {
     cut(i);
     start = i + 1;
     if (rest !== '' && !rest.startsWith('#')) {
-      findings.push(syntax(found.length + 1, `invalid Yaml document separator: ${rest} (kubectl reads only a comment after ---; put the document on the next line)`, { line: i + 1, column: 4 }));
+      findings.push(syntax(from.index + found.length, `invalid Yaml document separator: ${rest} (kubectl reads only a comment after ---; put the document on the next line)`, { line: from.line + i, column: i === 0 ? from.column + 3 : 4 }));
       return found;
     }
   }
@@ -346,14 +351,14 @@ function pieces(text: string, findings: Finding[], syntax: Syntax): Piece[] {
 /** One piece: go-yaml v2 reads its first document; a directive has no `---` after it in the piece, which go-yaml refuses. */
 function readPiece(piece: Piece, { file, findings, syntax, add }: Reading): void {
   const lines = new (yaml().LineCounter)();
-  const place = placeIn(lines, piece.firstLine);
+  const place = placeIn(lines, piece.firstLine, piece.firstColumn);
   const directive = piece.text.split('\n').findIndex((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
   const first = piece.text.split('\n')[directive];
   if (first !== undefined && first.startsWith('%')) {
     const message = /^%YAML\s+(?!1\.1(\s|$))/.test(first)
       ? 'found incompatible YAML document (kubectl reads YAML 1.1 only; remove the %YAML directive)'
       : `did not find expected <document start> (kubectl cuts the file at --- lines, so a directive stands alone; remove ${JSON.stringify(first.trim())})`;
-    findings.push(syntax(piece.index, message, { line: piece.firstLine + directive, column: 1 }));
+    findings.push(syntax(piece.index, message, { line: piece.firstLine + directive, column: directive === 0 ? piece.firstColumn : 1 }));
     return;
   }
   const [doc] = yaml().parseAllDocuments(piece.text, { ...YAML_OPTIONS, lineCounter: lines });
@@ -384,10 +389,13 @@ function readPiece(piece: Piece, { file, findings, syntax, add }: Reading): void
 }
 
 /** A stream of JSON objects, one after another, as kubectl's JSON decoder reads it: the fast path (./json), positions found only when asked for. */
-function readJsonStream(text: string, findings: Finding[], syntax: Syntax, keep: Keep, file?: string): void {
+function readJsonStream(text: string, keep: Keep, reading: Reading): void {
+  const { file, findings, syntax } = reading;
   const lines = new Lines(text);
   let offset = 0;
   for (let index = 1; ; index++) {
+    // Where kubectl's decoder stands after the values it has read (the end of the last one).
+    const read = offset;
     while (offset < text.length && /\s/.test(text[offset])) offset++;
     if (offset >= text.length) return;
     const start = offset;
@@ -403,7 +411,13 @@ function readJsonStream(text: string, findings: Finding[], syntax: Syntax, keep:
         if (end < 0) throw new Error(`invalid character ${JSON.stringify(text[start])} looking for beginning of value`);
         value = JSON.parse(text.slice(start, end));
       } catch (e) {
-        findings.push(syntax(index, `not JSON: ${(e as Error).message.split('\n')[0]} (a stream that starts with { is read as JSON)`, lines.at(start)));
+        const reason = (e as Error).message.split('\n')[0];
+        // Two values read make the stream JSON to its end; before that, kubectl 1.33 and later read on as YAML.
+        if (index > 2) {
+          findings.push(syntax(index, `not JSON: ${reason} (a stream that starts with { and holds two JSON values is read as JSON to its end)`, lines.at(start)));
+        } else if (!readRestAsYaml(text, { read, index, reason, at: lines.at(start), lines }, reading)) {
+          findings.push(syntax(index, `not JSON: ${reason}, nor YAML (a stream that starts with { is read as JSON, and from kubectl 1.33 as YAML where its first or second value is not JSON)`, lines.at(start)));
+        }
         return;
       }
     }
@@ -420,4 +434,39 @@ function readJsonStream(text: string, findings: Finding[], syntax: Syntax, keep:
     }
     offset = end;
   }
+}
+
+/**
+ * kubectl 1.33 and later (apimachinery's YAMLOrJSONDecoder, kubernetes#130666):
+ * when the first or second value of a stream that starts with `{` is not
+ * JSON, the stream is read as YAML from the end of the last value read (past
+ * blanks on its line), to its end; if the first document does not read as
+ * YAML either, the JSON error stands. kubectl 1.32
+ * and older refuse such a file, which a warning says.
+ * @returns whether the rest was read as YAML
+ */
+function readRestAsYaml(text: string, { read, index, reason, at, lines }: { read: number; index: number; reason: string; at: Position; lines: Lines }, reading: Reading): boolean {
+  // kubectl's consumeWhitespace: blanks, up to the first other character or the first newline (which stays).
+  let start = read;
+  while (start < text.length && text[start] !== '\n' && /\s/.test(text[start])) start++;
+  // It reads four bytes at a time, and takes fewer than four left for the end of the stream: the JSON error stands.
+  if (Buffer.byteLength(text.slice(start, start + 4)) < 4) return false;
+  const from = lines.at(start);
+  const cuts: Finding[] = [];
+  const [first, ...rest] = pieces(text.slice(start), cuts, reading.syntax, { line: from.line, column: from.column, index });
+  // The first document decides, as kubectl's first YAML decode does; a bad separator before it is its failure.
+  const firstFindings: Finding[] = [];
+  const firstDocuments: Array<Parameters<Add>> = [];
+  if (first === undefined && cuts.length > 0) return false;
+  if (first !== undefined) readPiece(first, { ...reading, findings: firstFindings, add: (...args) => firstDocuments.push(args) });
+  if (firstFindings.some((f) => f.severity === Severity.ERROR)) return false;
+  const { file, findings } = reading;
+  findings.push({
+    rule: RULES.jsonReadAsYaml, severity: RULES.jsonReadAsYaml.severity, file, object: `document ${index}`, path: `line ${at.line}`, line: at.line, column: at.column,
+    message: `not JSON (${reason}): kubectl 1.33 and later read the file as YAML from here, and kubectl 1.32 and older refuse it`,
+  });
+  findings.push(...cuts, ...firstFindings);
+  for (const args of firstDocuments) reading.add(...args);
+  for (const piece of rest) readPiece(piece, reading);
+  return true;
 }
