@@ -105,14 +105,18 @@ const HOST_NETWORK_TOLERATION: Toleration = { key: 'node.kubernetes.io/network-u
 interface PreparedPod {
   /** The required terms the controller can parse (the others match no node). */
   readonly parsedTerms?: readonly NodeSelectorTerm[];
+  /** Why each term it cannot parse matches no node, by the term's index. */
+  readonly unparsable: ReadonlyArray<readonly [number, string]>;
   /** The pod's tolerations and those the DaemonSet controller adds. */
   readonly tolerations: readonly Toleration[];
 }
 
 function prepare(pod: PodScheduling): PreparedPod {
   const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  const problems = (terms ?? []).map((t) => termParseProblem(t));
   return {
-    parsedTerms: terms?.filter((t) => termParseProblem(t) === undefined),
+    parsedTerms: terms?.filter((_, i) => problems[i] === undefined),
+    unparsable: problems.flatMap((p, i) => (p === undefined ? [] : [[i, p] as const])),
     tolerations: [...(pod.tolerations ?? []), ...DAEMONSET_TOLERATIONS, ...(pod.hostNetwork ? [HOST_NETWORK_TOLERATION] : [])],
   };
 }
@@ -147,9 +151,9 @@ function evaluatePrepared(node: KubeNode, pod: PodScheduling, prepared: Prepared
   const terms = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (terms !== undefined && !affinityMatches(prepared.parsedTerms!, name, labels, true)) {
     // A term the controller cannot parse matches no node: say which, as nothing else would.
-    const unparsable = terms.map((t, i) => [i, termParseProblem(t)] as const).filter(([, p]) => p !== undefined);
+    const unparsable = prepared.unparsable;
     reasons.push(unparsable.length === 0 ? 'required node affinity does not match'
-      : `required node affinity does not match (${unparsable.map(([i, p]) => `term ${i} matches no node: ${printable(p!)}`).join('; ')})`);
+      : `required node affinity does not match (${unparsable.map(([i, p]) => `term ${i} matches no node: ${printable(p)}`).join('; ')})`);
   }
 
   const tolerations = prepared.tolerations;
