@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 
-/** Wall-clock milliseconds of one run of a command; throws if it fails. */
-export function timeCommand(command: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
+/** Wall-clock milliseconds of one run of a command (in `cwd`, default the current folder); throws if it fails. */
+export function timeCommand(command: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string): number {
   const start = process.hrtime.bigint();
-  const result = spawnSync(command, args, { env: { ...process.env, CDK8S_CHECK_UPGRADE: 'false', ...env }, encoding: 'utf-8' });
+  const result = spawnSync(command, args, { env: { ...process.env, CDK8S_CHECK_UPGRADE: 'false', ...env }, encoding: 'utf-8', cwd });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) {
     throw new Error(`${command} ${args.join(' ')} exited ${result.status}:\n${result.stderr}`);
